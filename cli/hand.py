@@ -1,0 +1,94 @@
+"""``ginsight hand``: analyse 10 or 11 cards."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.cards import PRETTY, parse_cards
+from engine.errors import GinsightError
+from engine.hand import HAND_SIZES, HandReport, analyse_hand
+from engine.rules import Rules
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("cards", nargs="*", metavar="CARD", help="10 or 11 cards, e.g. AS 2s 10h q♠")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="read one hand a line on stdin, write one JSON object a line",
+    )
+    parser.add_argument("--knock-limit", type=int, default=Rules().knock_limit, metavar="N")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = Rules(knock_limit=args.knock_limit)
+    if args.jsonl:
+        if args.cards:
+            raise GinsightError("--jsonl reads hands from stdin; give no cards on the command line")
+        return run_jsonl(sys.stdin, sys.stdout, rules)
+    if not args.cards:
+        raise GinsightError("no cards given (10 or 11 cards, e.g. ginsight hand AS 2S 3S ...)")
+    report = analyse_hand(parse_cards(args.cards, sizes=HAND_SIZES), rules)
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        print(render(report, rules))
+    return 0
+
+
+def _line_cards(line: str) -> list:
+    text = line.strip()
+    if text.startswith("["):  # a JSON list of codes is accepted too
+        tokens = json.loads(text)
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise GinsightError("a JSON line must be a list of card strings")
+        return parse_cards(tokens, sizes=HAND_SIZES)
+    return parse_cards(text, sizes=HAND_SIZES)
+
+
+def run_jsonl(stdin, stdout, rules: Rules) -> int:
+    """One hand a line in, one JSON object a line out; a bad line gets ``{"error"}``."""
+    dumps = json.dumps
+    write = stdout.write
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            out = analyse_hand(_line_cards(line), rules).to_json()
+        except (GinsightError, ValueError) as exc:
+            out = {"error": str(exc)}
+        write(dumps(out) + "\n")
+    stdout.flush()
+    return 0
+
+
+def _cards(cards) -> str:
+    return " ".join(PRETTY[c] for c in cards) or "-"
+
+
+def render(report: HandReport, rules: Rules) -> str:
+    """A readable report with suit symbols."""
+    lines = [f"Hand      {_cards(report.cards)}"]
+    if report.options:
+        lines.append(f"Discard   {PRETTY[report.discard]}")
+    a = report.arrangement
+    lines.append("Melds     " + (" | ".join(str(m) for m in a.melds) or "-"))
+    lines.append(f"Deadwood  {_cards(a.deadwood_cards)}  = {a.deadwood}")
+    if report.gin:
+        verdict = "gin"
+    elif report.can_knock:
+        verdict = f"can knock ({a.deadwood} <= {rules.knock_limit})"
+    else:
+        verdict = f"cannot knock ({a.deadwood} > {rules.knock_limit})"
+    lines.append(f"Knock     {verdict}")
+    if report.options:
+        lines += ["", "Discard  Deadwood  Melds / deadwood cards"]
+        for o in report.options:
+            melds = " | ".join(str(m) for m in o.arrangement.melds) or "-"
+            lines.append(
+                f"{PRETTY[o.discard]:<8} {o.deadwood:>8}  {melds}  ; {_cards(o.arrangement.deadwood_cards)}"
+            )
+    return "\n".join(lines)
