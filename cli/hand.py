@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from engine.cards import PRETTY, parse_cards
+from engine.cards import CARD_SPELLINGS, PRETTY, cards_to_mask, parse_cards
 from engine.errors import GinsightError
-from engine.hand import HAND_SIZES, HandReport, analyse_hand
+from engine.hand import HAND_SIZES, HandReport, analyse_hand, hand_json_text
 from engine.rules import Rules
 
 
@@ -31,11 +31,11 @@ def run(args: argparse.Namespace) -> int:
         return run_jsonl(sys.stdin, sys.stdout, rules)
     if not args.cards:
         raise GinsightError("no cards given (10 or 11 cards, e.g. ginsight hand AS 2S 3S ...)")
-    report = analyse_hand(parse_cards(args.cards, sizes=HAND_SIZES), rules)
+    cards = parse_cards(args.cards, sizes=HAND_SIZES)
     if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False))
+        print(hand_json_text(cards, rules))
     else:
-        print(render(report, rules))
+        print(render(analyse_hand(cards, rules), rules))
     return 0
 
 
@@ -51,16 +51,25 @@ def _line_cards(line: str) -> list:
 
 def run_jsonl(stdin, stdout, rules: Rules) -> int:
     """One hand a line in, one JSON object a line out; a bad line gets ``{"error"}``."""
-    dumps = json.dumps
     write = stdout.write
+    by_code = CARD_SPELLINGS
     for line in stdin:
-        if not line.strip():
+        tokens = line.split()
+        if not tokens:
             continue
         try:
-            out = analyse_hand(_line_cards(line), rules).to_json()
+            # The common line: plain codes, no duplicates. Anything else takes the
+            # careful path, which also words the error.
+            try:
+                cards = [by_code[t] for t in tokens]
+                if len(cards) not in HAND_SIZES or cards_to_mask(cards).bit_count() != len(cards):
+                    raise KeyError
+            except KeyError:
+                cards = _line_cards(line)
+            out = hand_json_text(cards, rules)
         except (GinsightError, ValueError) as exc:
-            out = {"error": str(exc)}
-        write(dumps(out) + "\n")
+            out = json.dumps({"error": str(exc)})
+        write(out + "\n")
     stdout.flush()
     return 0
 

@@ -86,7 +86,14 @@ CODES: tuple[str, ...] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in range(52)
 PRETTY: tuple[str, ...] = tuple(
     ("10" if i % 13 == 9 else RANKS[i % 13]) + SUIT_SYMBOLS[i // 13] for i in range(52)
 )
-_BY_CODE: dict[str, Card] = {code: DECK[i] for i, code in enumerate(CODES)}
+# Every accepted spelling of every card (A/a, T/t/10, S/s/♠/♤, ...) -> the card.
+CARD_SPELLINGS: dict[str, Card] = {
+    rank + suit: DECK[s * 13 + r]
+    for r in range(13)
+    for rank in {RANKS[r], RANKS[r].lower(), *(["10"] if r == 9 else [])}
+    for s in range(4)
+    for suit in {SUITS[s], SUITS[s].lower(), SUIT_SYMBOLS[s], "♤♡♢♧"[s]}
+}
 
 
 def parse_card(token: str) -> Card:
@@ -94,8 +101,11 @@ def parse_card(token: str) -> Card:
 
     Any case. Raises :class:`CardParseError` naming the token when it is not a card.
     """
+    card = CARD_SPELLINGS.get(token)
+    if card is not None:
+        return card
     text = token.strip()
-    card = _BY_CODE.get(text.upper())
+    card = CARD_SPELLINGS.get(text)
     if card is not None:
         return card
     if len(text) < 2:
@@ -116,7 +126,9 @@ def parse_card(token: str) -> Card:
 
 def split_tokens(text: str) -> list[str]:
     """Split a card string on spaces, commas or semicolons."""
-    return [t for t in _SPLIT.split(text.strip()) if t]
+    if "," in text or ";" in text:
+        return [t for t in _SPLIT.split(text.strip()) if t]
+    return text.split()
 
 
 def parse_cards(
@@ -139,8 +151,9 @@ def parse_cards(
     ]
     cards: list[Card] = []
     seen = 0
+    by_code = CARD_SPELLINGS
     for token in tokens:
-        card = parse_card(token)
+        card = by_code.get(token) or parse_card(token)
         bit = 1 << card
         if seen & bit:
             raise DuplicateCardError(f"duplicate card {token!r} in {what}")

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 
 from engine.cards import CODES, Card, cards_to_mask, parse_cards
 from engine.errors import HandSizeError
-from engine.melds import Arrangement, best_melds_mask, discard_deadwoods_mask
+from engine.melds import (
+    Arrangement,
+    Meld,
+    _meld_order,
+    best_melds_mask,
+    discard_deadwoods_mask,
+    mask_value,
+    meldable_mask,
+)
 from engine.rules import DEFAULT_RULES, Rules
 
 HAND_SIZES = (10, 11)
@@ -105,3 +113,179 @@ def analyse_hand(cards: Iterable[int] | str, rules: Rules = DEFAULT_RULES) -> Ha
     mask = cards_to_mask(ordered)
     arrangement = Arrangement.from_masks(mask, best_melds_mask(mask))
     return HandReport(ordered, arrangement, arrangement.deadwood <= rules.knock_limit)
+
+
+# --- The JSON contract, built straight from masks (``ginsight hand --json/--jsonl``). ---
+# Same output as ``analyse_hand(...).to_json()`` (a test holds them equal), without the
+# intermediate objects: this is the path that runs once per line of a large stream.
+
+_MELD_CODES: dict[int, list[str]] = {}
+
+
+def _meld_codes(meld: int) -> list[str]:
+    codes = _MELD_CODES.get(meld)
+    if codes is None:
+        codes = Meld.from_mask(meld).codes
+        if len(_MELD_CODES) < 100_000:
+            _MELD_CODES[meld] = codes
+    return codes
+
+
+# Codes of the cards of one suit, by the suit's 13-bit mask, filled in as they are met.
+_SUIT_CODES: list[list[list[str] | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def _suit_codes(suit: int, bits: int) -> list[str]:
+    codes = _SUIT_CODES[suit][bits]
+    if codes is None:
+        codes = [CODES[13 * suit + r] for r in range(13) if bits >> r & 1]
+        _SUIT_CODES[suit][bits] = codes
+    return codes
+
+
+def _mask_codes(mask: int) -> list[str]:
+    """Codes of the cards of ``mask`` in deck order."""
+    return (
+        _suit_codes(0, mask & 0x1FFF)
+        + _suit_codes(1, mask >> 13 & 0x1FFF)
+        + _suit_codes(2, mask >> 26 & 0x1FFF)
+        + _suit_codes(3, mask >> 39)
+    )
+
+
+def _layout(hand: int, melds: tuple[int, ...]) -> tuple[list[list[str]], list[str], int]:
+    used = 0
+    for m in melds:
+        used |= m
+    dead = hand & ~used
+    ordered = sorted(melds, key=_meld_order) if len(melds) > 1 else melds
+    return [_meld_codes(m) for m in ordered], _mask_codes(dead), mask_value(dead)
+
+
+def hand_json(cards: Iterable[int], rules: Rules = DEFAULT_RULES) -> dict:
+    """``analyse_hand(cards, rules).to_json()``, fast. Cards must be 10 or 11 distinct."""
+    hand = cards_to_mask(cards)
+    n = hand.bit_count()
+    if n not in HAND_SIZES:
+        raise HandSizeError(f"hand has {n} cards; expected 10 or 11")
+    if n == 10:
+        melds, dead, deadwood = _layout(hand, best_melds_mask(hand))
+        return {
+            "cards": _mask_codes(hand), "melds": melds, "deadwood_cards": dead, "deadwood": deadwood,
+            "gin": deadwood == 0, "can_knock": deadwood <= rules.knock_limit,
+        }
+    deadwoods = discard_deadwoods_mask(hand)
+    meldable = meldable_mask(hand)
+    shared = best_melds_mask(meldable)  # what every non-meldable discard leaves melded
+    options = []
+    for c in sorted(deadwoods, key=lambda c: (deadwoods[c], c)):
+        bit = 1 << c
+        rest = hand ^ bit
+        melds = best_melds_mask(rest) if meldable & bit else shared
+        m, dead, deadwood = _layout(rest, melds)
+        options.append({"discard": CODES[c], "melds": m, "deadwood_cards": dead, "deadwood": deadwood})
+    best = options[0]
+    return {
+        "cards": _mask_codes(hand), "melds": best["melds"], "deadwood_cards": best["deadwood_cards"],
+        "deadwood": best["deadwood"], "gin": best["deadwood"] == 0,
+        "can_knock": best["deadwood"] <= rules.knock_limit, "discard": best["discard"], "options": options,
+    }
+
+
+def _codes_text(codes: list[str]) -> str:
+    return '["' + '", "'.join(codes) + '"]' if codes else "[]"
+
+
+# JSON text of the codes of one suit's cards, by the suit's 13-bit mask (lazily filled).
+_SUIT_TEXT: list[list[str | None]] = [[None] * 8192 for _ in range(4)]
+
+
+def _suit_text(suit: int, bits: int) -> str:
+    text = _SUIT_TEXT[suit][bits]
+    if text is None:
+        text = ", ".join(f'"{c}"' for c in _suit_codes(suit, bits))
+        _SUIT_TEXT[suit][bits] = text
+    return text
+
+
+def _mask_text(mask: int) -> str:
+    """``json.dumps(_mask_codes(mask))``."""
+    parts = [
+        t for t in (
+            _suit_text(0, mask & 0x1FFF), _suit_text(1, mask >> 13 & 0x1FFF),
+            _suit_text(2, mask >> 26 & 0x1FFF), _suit_text(3, mask >> 39),
+        ) if t
+    ]
+    return "[" + ", ".join(parts) + "]"
+
+
+_MELDS_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def _melds_text(hand_melds: tuple[int, ...]) -> str:
+    text = _MELDS_TEXT.get(hand_melds)
+    if text is None:
+        ordered = sorted(hand_melds, key=_meld_order)
+        text = "[" + ", ".join(_codes_text(_meld_codes(m)) for m in ordered) + "]"
+        if len(_MELDS_TEXT) < 100_000:
+            _MELDS_TEXT[hand_melds] = text
+    return text
+
+
+def hand_json_text(cards: Iterable[int], rules: Rules = DEFAULT_RULES) -> str:
+    """``json.dumps(hand_json(cards, rules))``, character for character, built from cached
+    fragments: the 11 options of a hand share most of their text."""
+    hand = cards_to_mask(cards)
+    n = hand.bit_count()
+    if n not in HAND_SIZES:
+        raise HandSizeError(f"hand has {n} cards; expected 10 or 11")
+    cards_text = _mask_text(hand)
+    limit = rules.knock_limit
+    if n == 10:
+        melds = best_melds_mask(hand)
+        used = 0
+        for m in melds:
+            used |= m
+        dead = hand & ~used
+        deadwood = mask_value(dead)
+        return (
+            f'{{"cards": {cards_text}, "melds": {_melds_text(melds)}, "deadwood_cards": '
+            f'{_mask_text(dead)}, "deadwood": {deadwood}, '
+            f'"gin": {"true" if deadwood == 0 else "false"}, '
+            f'"can_knock": {"true" if deadwood <= limit else "false"}}}'
+        )
+    deadwoods = discard_deadwoods_mask(hand)
+    meldable = meldable_mask(hand)
+    shared = best_melds_mask(meldable)
+    shared_text = _melds_text(shared)
+    shared_used = 0
+    for m in shared:
+        shared_used |= m
+    shared_dead = hand & ~shared_used
+    options = []
+    best_parts = ""
+    for c in sorted(deadwoods, key=lambda c: (deadwoods[c], c)):
+        bit = 1 << c
+        if meldable & bit:
+            rest = hand ^ bit
+            melds = best_melds_mask(rest)
+            used = 0
+            for m in melds:
+                used |= m
+            melds_text = _melds_text(melds)
+            dead = rest & ~used
+        else:
+            melds_text = shared_text
+            dead = shared_dead ^ bit
+        parts = (
+            f'"melds": {melds_text}, "deadwood_cards": {_mask_text(dead)}, '
+            f'"deadwood": {deadwoods[c]}'
+        )
+        if not options:
+            best_parts, best_code, best_deadwood = parts, CODES[c], deadwoods[c]
+        options.append(f'{{"discard": "{CODES[c]}", {parts}}}')
+    return (
+        f'{{"cards": {cards_text}, {best_parts}, "gin": {"true" if best_deadwood == 0 else "false"}, '
+        f'"can_knock": {"true" if best_deadwood <= limit else "false"}, "discard": "{best_code}", '
+        f'"options": [{", ".join(options)}]}}'
+    )

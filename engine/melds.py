@@ -92,12 +92,31 @@ def _max_melded(mask: int) -> int:
     best = _MELDED.get(mask)
     if best is not None:
         return best
+    # When no card is both in a possible run and in a possible set, every meldable card
+    # melds at once (each stretch of a suit as one run, each rank as one set).
+    r3 = mask & mask >> 1 & mask >> 2 & _RUN_STARTS
+    a = mask & SUIT_BITS
+    b = mask >> 13 & SUIT_BITS
+    c = mask >> 26 & SUIT_BITS
+    d = mask >> 39
+    in_sets = (a & b & (c | d) | c & d & (a | b)) * _ALL_SUITS & mask
+    v = _SUIT_VALUE
+    total = v[a] + v[b] + v[c] + v[d]
+    if not (r3 | r3 << 1 | r3 << 2) & in_sets:
+        return total
     low = mask & -mask
-    best = _max_melded(meldable_mask(mask ^ low))
+    best = 0
     for meld in _melds_through_lowest(mask):
-        v = mask_value(meld) + _max_melded(meldable_mask(mask ^ meld))
-        if v > best:
-            best = v
+        got = mask_value(meld) + _max_melded(meldable_mask(mask ^ meld))
+        if got > best:
+            best = got
+            if best == total:
+                break
+    # The lowest card as deadwood can do no better than everything else melded.
+    if best < total - VALUES[low.bit_length() - 1]:
+        got = _max_melded(meldable_mask(mask ^ low))
+        if got > best:
+            best = got
     if len(_MELDED) > _MELDED_LIMIT:
         _MELDED.clear()
         _MELDED[0] = 0
@@ -138,11 +157,44 @@ def discard_deadwoods_mask(hand: int) -> dict[int, int]:
     return out
 
 
+def _plain_melds(mask: int) -> list[int] | None:
+    """When no card of ``mask`` can be both in a run and in a set, its melds are plain:
+    each stretch of a suit one run, each rank one set. Otherwise None."""
+    r3 = mask & mask >> 1 & mask >> 2 & _RUN_STARTS
+    in_runs = r3 | r3 << 1 | r3 << 2
+    a = mask & SUIT_BITS
+    b = mask >> 13 & SUIT_BITS
+    c = mask >> 26 & SUIT_BITS
+    d = mask >> 39
+    ranks = a & b & (c | d) | c & d & (a | b)
+    if in_runs & ranks * _ALL_SUITS & mask:
+        return None
+    melds = []
+    while in_runs:
+        low = in_runs & -in_runs
+        run = low
+        nxt = low << 1
+        while in_runs & nxt and (nxt.bit_length() - 1) % 13:
+            run |= nxt
+            nxt <<= 1
+        melds.append(run)
+        in_runs ^= run
+    while ranks:
+        low = ranks & -ranks
+        melds.append(low * _ALL_SUITS & mask)
+        ranks ^= low
+    return melds
+
+
 def best_melds_mask(hand: int) -> tuple[int, ...]:
     """One best arrangement's melds as masks, deterministic (longest runs, then sets)."""
     melds = []
     mask = meldable_mask(hand)
     while mask:
+        plain = _plain_melds(mask)
+        if plain is not None:
+            melds += plain
+            break
         target = _max_melded(mask)
         for meld in _melds_through_lowest(mask):
             rest = meldable_mask(mask ^ meld)

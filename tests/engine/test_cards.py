@@ -26,7 +26,7 @@ def test_parse_card_errors_name_the_token(token, needle):
 
 
 def test_values():
-    assert [parse_card(t).value for t in "AS 2S 9S TS JS QS KS".split()] == [1, 2, 9, 10, 10, 10, 10]
+    assert [parse_card(t).value for t in ["AS", "2S", "9S", "TS", "JS", "QS", "KS"]] == [1, 2, 9, 10, 10, 10, 10]
 
 
 def test_pretty_and_repr_round_trip():

@@ -53,7 +53,7 @@ def test_set_of_three_takes_fourth_and_chained_run_layoffs():
 
 
 def test_no_layoff_onto_set_of_four():
-    r = settle("4S 4H 4D 4C 5H 6H 7H 2C 3C AD", "8H 5S 5C 9D QD KD TS JS 2D 3D")
+    r = settle("4S 4H 4D 4C 5H 6H 7H 2C 3C AD", "8H 5S 5C 9D QD KD TS JS 2D 3D", "4S 4H 4D 4C | 5H 6H 7H")
     assert layoffs(r) == [("8H", "5H 6H 7H")]
 
 
