@@ -126,7 +126,16 @@ def _max_melded(mask: int) -> int:
 
 def min_deadwood_mask(hand: int) -> int:
     """Least deadwood count of the cards in ``hand`` (any number of cards)."""
-    return mask_value(hand) - _max_melded(meldable_mask(hand))
+    # meldable_mask and mask_value inlined: this is the innermost call of simulations.
+    a = hand & SUIT_BITS
+    b = hand >> 13 & SUIT_BITS
+    c = hand >> 26 & SUIT_BITS
+    d = hand >> 39
+    v = _SUIT_VALUE
+    total = v[a] + v[b] + v[c] + v[d]
+    r3 = hand & hand >> 1 & hand >> 2 & _RUN_STARTS
+    meldable = r3 | r3 << 1 | r3 << 2 | ((a & b & (c | d) | c & d & (a | b)) * _ALL_SUITS & hand)
+    return total - _max_melded(meldable) if meldable else total
 
 
 def min_deadwood(cards: Iterable[int]) -> int:

@@ -96,3 +96,15 @@ def test_showdown_issue_example_against_reference():
     assert reference.defender_deadwood(melds, parse_cards("2S 8S 9S AC 2C 7C 8C 2D 8D 2H")) == 9
     assert best_defence([Meld.from_cards(m) for m in melds], parse_cards("2S 8S 9S AC 2C 7C 8C 2D 8D 2H")).deadwood == 9
     assert reference.min_deadwood(knocker) == 10
+
+
+@settings(max_examples=300)
+@given(st.one_of(ten, st.permutations(range(52)).map(lambda p: list(p[:11]))))
+def test_json_fast_paths_equal_the_object_path(hand):
+    import json
+
+    from engine.hand import analyse_hand, hand_json, hand_json_text
+
+    expected = analyse_hand(hand).to_json()
+    assert hand_json(hand) == expected
+    assert hand_json_text(hand) == json.dumps(expected)
