@@ -51,7 +51,8 @@ def main() -> None:
                 rest = [c for c in hand if c != card]
                 options.append({"discard": str(card), **layout(rest)})
             options.sort(key=lambda o: o["deadwood"])
-            out = {"cards": [str(c) for c in hand], **{k: options[0][k] for k in ("melds", "deadwood_cards", "deadwood")}}
+            best = {k: options[0][k] for k in ("melds", "deadwood_cards", "deadwood")}
+            out = {"cards": [str(c) for c in hand], **best}
             out["gin"], out["can_knock"] = out["deadwood"] == 0, out["deadwood"] <= 10
             out["discard"], out["options"] = options[0]["discard"], options
         sys.stdout.write(json.dumps(out) + "\n")

@@ -72,7 +72,7 @@ def test_score_new_roles_and_program_draw(capsys, db):
 )
 def test_score_bad_input(capsys, db, argv, needle):
     run(capsys, "score", "--db", db, "new", "--players", "Ann,Bob,Cy", "--roles", "Ann,Bob,Cy")
-    code, out, err = run(capsys, "score", "--db", db, *argv)
+    code, _, err = run(capsys, "score", "--db", db, *argv)
     assert code == 2 and needle in err and err.count("\n") == 1
 
 

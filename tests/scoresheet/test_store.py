@@ -101,7 +101,7 @@ def test_foreign_sqlite_file_is_refused(tmp_path):
     con.commit()
     con.close()
     before = db.read_bytes()
-    with pytest.raises(ScoresheetError, match="another program .*photos"):
+    with pytest.raises(ScoresheetError, match=r"another program .*photos"):
         Scoresheet(db)
     assert db.read_bytes() == before
 
