@@ -19,6 +19,10 @@ COMMANDS = {
     "advise": ("cli.advise", "take or draw, discard, knock or play on, with reasons"),
     "score": ("cli.score", "the scoresheet of a real game: new, add, undo, show, list"),
     "simulate": ("cli.simulate", "bots play whole three-player games: statistics and a log"),
+    "read": ("cli.read", "read the cards in photos"),
+    "eval": ("cli.eval", "measure the card reader on YOLO-labelled photos"),
+    "dataset": ("cli.dataset", "write synthetic, labelled photos of cards"),
+    "train": ("cli.train", "train the card reader (detector and classifier)"),
 }
 
 

@@ -54,6 +54,26 @@ def _best_discard(mask: int, keep: int = 0, unseen: Sequence[int] = ()) -> tuple
     return best, least
 
 
+def lookahead_discard(mask: int, keep: int, unseen: Sequence[int]) -> tuple[int, float]:
+    """(card, expected deadwood): the discard whose 10 cards, after one more card from
+    ``unseen`` (and the best discard then), leave the least deadwood on average. Ties go to
+    the least deadwood now, then as in :func:`_best_discard`."""
+    now = discard_deadwoods_mask(mask)
+    best = None
+    for c in now:
+        if keep >> c & 1:
+            continue
+        rest = mask ^ (1 << c)
+        total = 0
+        for u in unseen:
+            total += min(discard_deadwoods_mask(rest | 1 << u).values())
+        key = (total / len(unseen), now[c], -min(c % 13 + 1, 10), -c)
+        if best is None or key < best[0]:
+            best = (key, c)
+    assert best is not None
+    return best[1], best[0][0]
+
+
 def improving_outs(hand10: int, deadwood: int, unseen: Sequence[int]) -> int:
     """How many unseen cards, drawn, would leave less deadwood than ``deadwood``."""
     return sum(1 for u in unseen if min(discard_deadwoods_mask(hand10 | 1 << u).values()) < deadwood)
@@ -240,6 +260,8 @@ def advise_turn(
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     rules: Rules = DEFAULT_RULES,
+    risk_limit: float = KNOCK_RISK_LIMIT,
+    lookahead: bool = True,
 ) -> TurnAdvice:
     """With 11 cards: the best discard, and knock now or play on.
 
@@ -258,9 +280,10 @@ def advise_turn(
     if keep and not mask & keep:
         raise GinsightError(f"{CODES[taken_from_pile]} is not in the hand")
     unseen = _unseen(known)
-    discard, deadwood = _best_discard(mask, keep=keep, unseen=[u for u in unseen if u not in set(opponent_took)])
+    pool = [u for u in unseen if u not in set(opponent_took)]
+    discard, deadwood = _best_discard(mask, keep=keep, unseen=pool)
     rest = mask ^ (1 << discard)
-    outs = tuple(gin_outs(mask_to_cards(rest), [u for u in unseen if u not in set(opponent_took)]))
+    outs = tuple(gin_outs(mask_to_cards(rest), pool))
     can_knock = deadwood <= rules.knock_limit
     gin = deadwood == 0
     estimate = None
@@ -273,7 +296,7 @@ def advise_turn(
             mask_to_cards(rest), unseen, opponent_took, estimated_opponent_turns(discards), samples, rng, rules
         )
         late = stock_size is not None and stock_size <= LATE_STOCK
-        knock = estimate.expected_points > 0 and (estimate.undercut_risk < KNOCK_RISK_LIMIT or late)
+        knock = estimate.expected_points > 0 and (estimate.undercut_risk < risk_limit or late)
         verb = "Knock" if knock else "Play on"
         reasons = (
             f"{verb}: {deadwood} deadwood after discarding {PRETTY[discard]}; "
@@ -282,8 +305,23 @@ def advise_turn(
         )
     else:
         knock = False
+    if not knock and lookahead and pool:
+        # Playing on: throw what leaves the best hand after the next draw, on average.
+        planned, expected = lookahead_discard(mask, keep, pool)
+        if planned != discard:
+            discard = planned
+            deadwood = discard_deadwoods_mask(mask)[discard]
+            rest = mask ^ (1 << discard)
+            outs = tuple(gin_outs(mask_to_cards(rest), pool))
+    if not knock and not can_knock:
         reasons = (
             f"Play on: discard {PRETTY[discard]}, {deadwood} deadwood "
             f"(a knock needs {rules.knock_limit} or less); {len(outs)} cards give gin"
+        )
+    elif not knock and estimate is not None:
+        reasons = (
+            f"Play on: discard {PRETTY[discard]}, {deadwood} deadwood; a knock now risks an undercut "
+            f"about {estimate.undercut_risk:.0%} of the time (expected {estimate.expected_points:+.1f} points); "
+            f"{len(outs)} cards give gin"
         )
     return TurnAdvice(Card(discard), deadwood, can_knock, gin, knock, outs, estimate, reasons)

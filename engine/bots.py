@@ -53,6 +53,8 @@ class AdviceBot(Bot):
     name: str = "advice"
     samples: int = 60
     seed: int = 0
+    risk_limit: float = 0.25
+    lookahead: bool = True
 
     def act(self, view: PlayerView, legal: list[Action]) -> Action:
         if view.phase in (Phase.FIRST_CAPTAIN, Phase.FIRST_BOX, Phase.DRAW):
@@ -67,6 +69,7 @@ class AdviceBot(Bot):
         advice = advise_turn(
             view.hand, view.pile, view.opponent_took, taken_from_pile=view.taken_from_pile,
             stock_size=view.stock_size, samples=self.samples, seed=self.seed, rules=view.rules,
+            risk_limit=self.risk_limit, lookahead=self.lookahead,
         )
         return Action("knock" if advice.knock else "discard", advice.discard)
 

@@ -1,5 +1,16 @@
-"""Reading cards from photos and video frames with the card detector.
+"""Reading cards from photos and video frames.
 
-Not built yet (issue 4): this layer will turn detector output into :mod:`engine` cards at
-its edge. The engine never imports it.
+>>> from vision import Reader                     # doctest: +SKIP
+>>> Reader().read("hand.jpg").codes()             # doctest: +SKIP
+['AS', '2S', ...]
+
+The engine never imports this package; it hands the engine plain card codes.
 """
+
+from vision.draw import annotate
+from vision.image import load_image
+from vision.reader import Reader
+from vision.types import CardRead, ImageError, Reading
+from vision.video import StableReader
+
+__all__ = ["CardRead", "ImageError", "Reader", "Reading", "StableReader", "annotate", "load_image"]

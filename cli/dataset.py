@@ -1,0 +1,47 @@
+"""``ginsight dataset``: write synthetic, YOLO-labelled photos of cards (and index crops)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from engine.errors import GinsightError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", required=True, metavar="DIR")
+    parser.add_argument("--n", type=int, required=True, metavar="N", help="number of photos")
+    parser.add_argument("--seed", type=int, default=0, metavar="S")
+    parser.add_argument("--size", type=int, default=640, help="photo side in pixels (default 640)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--val", type=float, default=0.1, help="share kept for validation (default 0.1)")
+    parser.add_argument("--procedural", type=int, default=12, help="procedurally drawn decks to add (default 12)")
+    parser.add_argument("--decks", help="comma-separated deck names (default: every fetched deck)")
+    parser.add_argument("--fetch", action="store_true", help="fetch the deck artwork from the registries first")
+    parser.add_argument("--no-crops", action="store_true", help="skip the classifier's index crops")
+
+
+def run(args: argparse.Namespace) -> int:
+    from datasets.build import build
+    from datasets.decks import available_decks, fetch_decks
+
+    if args.n < 1:
+        raise GinsightError("--n must be at least 1")
+    if not 0 <= args.val < 1:
+        raise GinsightError("--val must be in [0, 1)")
+    out = Path(args.out)
+    if out.exists() and any((out / "images").glob("*/*.jpg")):
+        raise GinsightError(f"{out} already holds a data set: pick an empty folder")
+    if args.fetch:
+        fetch_decks(quiet=False)
+    decks = args.decks.split(",") if args.decks else None
+    if decks:
+        known = set(available_decks())
+        unknown = [d for d in decks if d not in known]
+        if unknown:
+            raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
+    summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
+                    decks=decks, procedural=args.procedural, crops=not args.no_crops)
+    print(json.dumps(summary))
+    return 0

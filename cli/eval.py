@@ -1,0 +1,52 @@
+"""``ginsight eval``: the reader's figures on YOLO-labelled photos (e.g. ../shared/real-dev)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.errors import GinsightError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", required=True, metavar="DIR", help="a folder with images/, labels/, data.yaml")
+    parser.add_argument("--weights", metavar="DIR", help="model folder (default: the shipped models/weights)")
+    parser.add_argument("--limit", type=int, help="only the first N photos")
+    parser.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision import Reader
+    from vision.evaluate import evaluate
+
+    folder = Path(args.data)
+    if not (folder / "data.yaml").exists() or not (folder / "images").is_dir():
+        raise GinsightError(f"{folder} needs images/, labels/ and data.yaml (YOLO layout)")
+    try:
+        reader = Reader(args.weights)
+    except FileNotFoundError as exc:
+        raise GinsightError(str(exc)) from None
+
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"\r{done}/{total} photos")
+        if done == total:
+            sys.stderr.write("\n")
+
+    result = evaluate(reader, folder, args.limit, progress)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    o = result["overall"]
+    print(f"{result['data']}: {o['photos']} photos")
+    print(f"  cards: precision {o['precision']:.3f}, recall {o['recall']:.3f}, exact hands {o['exact_hand_rate']:.1%}")
+    print(f"  index mAP50 {result['index_map50']:.3f} (class-agnostic {result['index_map50_class_agnostic']:.3f}); "
+          f"median {result['median_ms']:.0f} ms a photo")
+    for g, s in result["groups"].items():
+        print(f"  {g}: {s['photos']} photos, precision {s['precision']:.3f}, recall {s['recall']:.3f}, "
+              f"exact {s['exact_hand_rate']:.1%}")
+    if result["confused"]:
+        print("  most confused (true -> read): "
+              + ", ".join(f"{c['true']}->{c['read']} x{c['count']}" for c in result["confused"]))
+    return 0

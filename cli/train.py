@@ -1,0 +1,43 @@
+"""``ginsight train``: train the index detector and/or the index classifier."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from engine.errors import GinsightError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", required=True, metavar="DIR", help="a folder written by `ginsight dataset`")
+    parser.add_argument("--what", choices=("both", "detector", "classifier"), default="both")
+    parser.add_argument("--epochs", type=int, default=10, help="detector epochs (default 10)")
+    parser.add_argument("--cls-epochs", type=int, default=6, help="classifier epochs (default 6)")
+    parser.add_argument("--imgsz", type=int, default=512, help="detector training size (default 512)")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--device", default="cpu", help="cpu (default), or a CUDA device such as 0")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads on the CPU (default 2)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from the shipped weights (models/weights) instead of from scratch")
+    parser.add_argument("--fraction", type=float, default=1.0, help="share of the training photos to use")
+    parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from models.train import WEIGHTS, train_classifier_run, train_detector
+
+    data = Path(args.data)
+    if not (data / "data.yaml").exists():
+        raise GinsightError(f"{data} has no data.yaml: write one with `ginsight dataset --out {data} ...`")
+    if args.what in ("both", "classifier"):
+        if not any((data / "crops").glob("train-*.npz")):
+            raise GinsightError(f"{data}/crops has no training crops (was it written with --no-crops?)")
+        train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume)
+    if args.what in ("both", "detector"):
+        resume_from = WEIGHTS / "detector.pt" if args.resume else None
+        if args.resume and not resume_from.exists():
+            raise GinsightError(f"--resume: no {resume_from} to go on from")
+        train_detector(data / "data.yaml", epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
+                       device=args.device, threads=args.threads, resume_from=resume_from,
+                       project=Path(args.project), fraction=args.fraction)
+    return 0

@@ -1,0 +1,174 @@
+"""Writing data sets: YOLO-labelled photos for the index detector, and index crops for the
+card classifier. Deterministic from a seed (each image has its own seed, whatever the
+number of workers), parallel, with a progress bar.
+
+Layout written under OUT::
+
+    images/{train,val}/NNNNNN.jpg   labels/{train,val}/NNNNNN.txt   data.yaml
+    crops/{train,val}-SSS.npz       (x: uint8 (N, 32, 32), y: int16 card class, 52 = no index)
+
+Label classes are the 52 cards in the engine's order (``CLASS_NAMES``); the detector is
+trained on them as one class, the classifier reads the card.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.backgrounds import Backgrounds
+from datasets.decks import available_decks, load_deck, procedural_deck
+from datasets.scenes import Scene, make_scene
+from vision.crops import crop_square
+
+RANKS, SUITS = "A23456789TJQK", "SHDC"
+CLASS_NAMES = [r + s for s in SUITS for r in RANKS]  # class id = suit * 13 + rank
+NONE_CLASS = 52
+CLASS_ID = {name: i for i, name in enumerate(CLASS_NAMES)}
+SHARD = 200  # images per worker task
+
+_STATE: dict = {}
+
+
+def _init(deck_names: list[str], procedural: int, height: int) -> None:
+    cv2.setNumThreads(1)
+    decks = [load_deck(n, height=height) for n in deck_names]
+    decks += [procedural_deck(seed, height=height) for seed in range(procedural)]
+    _STATE["decks"] = decks
+    _STATE["backgrounds"] = Backgrounds()
+
+
+def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3) -> tuple[list, list]:
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    xs, ys = [], []
+    boxes = []
+    for label in scene.labels:
+        x1, y1, x2, y2 = label.box
+        w, h = x2 - x1, y2 - y1
+        boxes.append(label.box)
+        for _ in range(2):  # as a detector would box it: a little off
+            jx, jy = rng.normal(0, 0.07, 2) * (w, h)
+            k = rng.uniform(0.9, 1.12)
+            cx, cy = (x1 + x2) / 2 + jx, (y1 + y2) / 2 + jy
+            box = (cx - w * k / 2, cy - h * k / 2, cx + w * k / 2, cy + h * k / 2)
+            xs.append(crop_square(gray, box))
+            ys.append(CLASS_ID[label.card])
+    size = gray.shape[0]
+    sides = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [size * 0.05]
+    for _ in range(per_scene_negatives):
+        side = float(rng.choice(sides)) * rng.uniform(0.7, 1.5)
+        cx, cy = rng.uniform(0, size, 2)
+        box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+        if any(_iou(box, b) > 0.1 for b in boxes):
+            continue
+        xs.append(crop_square(gray, box))
+        ys.append(NONE_CLASS)
+    return xs, ys
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def yolo_lines(scene: Scene) -> list[str]:
+    size_y, size_x = scene.image.shape[:2]
+    lines = []
+    for label in scene.labels:
+        x1, y1, x2, y2 = label.box
+        cx, cy = (x1 + x2) / 2 / size_x, (y1 + y2) / 2 / size_y
+        w, h = (x2 - x1) / size_x, (y2 - y1) / size_y
+        lines.append(f"{CLASS_ID[label.card]} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
+    return lines
+
+
+def _task(args: tuple) -> tuple[int, int]:
+    out, split, start, stop, seed, size, shard_id, crops = args
+    images = Path(out) / "images" / split
+    labels = Path(out) / "labels" / split
+    xs: list = []
+    ys: list = []
+    n_labels = 0
+    for i in range(start, stop):
+        rng = np.random.default_rng([seed, i])
+        scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size)
+        name = f"{i:06d}"
+        cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        lines = yolo_lines(scene)
+        (labels / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+        n_labels += len(lines)
+        if crops:
+            cx, cy = _crops(rng, scene)
+            xs += cx
+            ys += cy
+    if crops and xs:
+        np.savez_compressed(Path(out) / "crops" / f"{split}-{shard_id:04d}.npz", x=np.stack(xs),
+                            y=np.array(ys, np.int16))
+    return stop - start, n_labels
+
+
+def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
+          decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
+          progress: bool = True) -> dict:
+    """Write ``n`` synthetic photos (and crops) under ``out``; returns a summary."""
+    out = Path(out)
+    deck_names = decks if decks is not None else [d for d in available_decks() if not d.startswith("procedural")]
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    (out / "crops").mkdir(exist_ok=True)
+    n_val = max(1, int(round(n * val_fraction))) if n > 1 else 0
+    tasks = _tasks(str(out), n_val, n, seed, size, crops)
+    workers = workers or max(1, (os.cpu_count() or 2))
+    t0 = time.time()
+    done = labels = 0
+    initargs = (deck_names, procedural, height)
+    if workers == 1:
+        _init(*initargs)
+        results = map(_task, tasks)
+    else:
+        pool = ProcessPoolExecutor(workers, initializer=_init, initargs=initargs)
+        results = pool.map(_task, tasks)
+    for count, n_labels in results:
+        done += count
+        labels += n_labels
+        if progress:
+            rate = done / max(time.time() - t0, 1e-6)
+            bar = "#" * int(30 * done / n)
+            sys.stderr.write(f"\r[{bar:<30}] {done}/{n} images, {labels} labels, {rate:.1f} img/s")
+            sys.stderr.flush()
+    if workers != 1:
+        pool.shutdown()
+    if progress:
+        sys.stderr.write("\n")
+    (out / "data.yaml").write_text(
+        "# ginsight synthetic corner indices (datasets/build.py)\n"
+        f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
+        f"names: {json.dumps(CLASS_NAMES)}\n"
+    )
+    summary = {"images": n, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
+               "procedural_decks": procedural, "seconds": round(time.time() - t0, 1)}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _tasks(out: str, n_val: int, n: int, seed: int, size: int, crops: bool) -> list[tuple]:
+    """Work units: runs of image numbers, each written by one worker (and one crop shard)."""
+    tasks = []
+    shard = 0
+    step = SHARD if n >= 4 * SHARD else max(1, n // 8)
+    for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
+        for start in range(lo, hi, step):
+            tasks.append((out, split, start, min(start + step, hi), seed, size, shard, crops))
+            shard += 1
+    return tasks

@@ -1,0 +1,94 @@
+"""Training the card reader: the index detector (Ultralytics YOLO from a model yaml, from
+scratch, offline, CPU by default, resumable) and the index classifier
+(:mod:`models.classifier`). Both are exported to ONNX into ``models/weights/``; the
+history of every run is appended to ``models/weights/history.json`` for the model card.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+MODELS = Path(__file__).resolve().parent
+WEIGHTS = MODELS / "weights"
+MODEL_YAML = MODELS / "detector.yaml"
+
+
+def offline_ultralytics(threads: int | None = None):
+    """Import Ultralytics with every network feature off (no settings sync, no downloads)."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ.setdefault("YOLO_VERBOSE", "False")
+    import ultralytics
+    import ultralytics.utils.torch_utils as torch_utils
+    from ultralytics import settings
+
+    off = {k: False for k in ("sync", "tensorboard", "wandb", "mlflow", "comet", "clearml", "dvc", "hub", "neptune",
+                              "raytune", "platform") if k in settings}
+    settings.update(off)
+    if threads:
+        # Ultralytics trains on (cores - 1) threads on a CPU; on 2 cores, 2 is twice as fast.
+        torch_utils.NUM_THREADS = threads
+    return ultralytics
+
+
+def _append_history(entry: dict) -> None:
+    WEIGHTS.mkdir(parents=True, exist_ok=True)
+    path = WEIGHTS / "history.json"
+    history = json.loads(path.read_text()) if path.exists() else []
+    history.append(entry)
+    path.write_text(json.dumps(history, indent=2) + "\n")
+
+
+def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16, device: str = "cpu",
+                   threads: int = 2, resume_from: Path | None = None, project: Path = Path("runs"),
+                   name: str = "detector", fraction: float = 1.0, export_imgsz: int = 640, log=print) -> dict:
+    """Train (or go on training from ``resume_from``, e.g. the shipped ``detector.pt``)."""
+    offline_ultralytics(threads)
+    from ultralytics import YOLO
+
+    start = time.time()
+    model = YOLO(str(resume_from)) if resume_from else YOLO(str(MODEL_YAML))
+    results = model.train(
+        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=0 if device == "cpu" else 8,
+        single_cls=True, plots=False, project=str(Path(project).resolve()), name=name, exist_ok=True,
+        amp=device != "cpu", fliplr=0.0, flipud=0.0,  # a mirrored card shows glyphs no real card has
+        mosaic=0.5, scale=0.4, degrees=0.0, close_mosaic=max(1, epochs // 4), fraction=fraction,
+        patience=0, verbose=False, seed=0, deterministic=False,
+    )
+    run_dir = Path(results.save_dir) if results is not None else Path(project) / name
+    best = run_dir / "weights" / "best.pt"
+    if not best.exists():
+        best = run_dir / "weights" / "last.pt"
+    metrics = {}
+    if results is not None and hasattr(results, "results_dict"):
+        metrics = {k: round(float(v), 4) for k, v in results.results_dict.items()}
+    WEIGHTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(best, WEIGHTS / "detector.pt")
+    onnx = YOLO(str(best)).export(format="onnx", imgsz=export_imgsz, simplify=False, dynamic=False, opset=17)
+    shutil.move(onnx, WEIGHTS / "detector.onnx")
+    entry = {
+        "model": "detector", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(data),
+        "epochs": epochs, "imgsz": imgsz, "batch": batch, "device": device, "from": str(resume_from or MODEL_YAML),
+        "minutes": round((time.time() - start) / 60, 1), "synthetic_val": metrics,
+    }
+    _append_history(entry)
+    log(json.dumps(entry))
+    return entry
+
+
+def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, log=print) -> dict:
+    from models.classifier import train_classifier
+
+    start = time.time()
+    previous = WEIGHTS / "classifier.pt"
+    metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads,
+                               resume=previous if resume and previous.exists() else None, log=log)
+    entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
+             "epochs": epochs, "resumed": bool(resume and previous.exists()),
+             "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
+    _append_history(entry)
+    return entry

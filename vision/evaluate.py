@@ -1,0 +1,189 @@
+"""Measuring the reader on YOLO-labelled photos: card-level precision and recall (distinct
+codes per photo), exact-hand rate, index mAP50, per group, the most confused pairs, speed.
+
+The photos' class names are mapped to card codes ("10C" -> "TC", "QS" -> "QS"); names that
+are not cards (a card back, jokers) are ignored. A photo's group is the part of its file
+name before ``__`` (as in ``shared/real-dev``).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+_RANK = {"A": "A", "1": "A", "10": "T", "T": "T", "J": "J", "Q": "Q", "K": "K",
+         **{str(n): str(n) for n in range(2, 10)}}
+
+
+def name_to_code(name: str) -> str | None:
+    """A data set's class name as a card code, or None (a back, a joker)."""
+    m = re.fullmatch(r"\s*(10|[2-9ATJQK1])\s*([SHDC])\s*", name.upper())
+    if not m:
+        return None
+    return _RANK[m.group(1)] + m.group(2)
+
+
+def load_names(folder: Path) -> list[str]:
+    yaml_path = folder / "data.yaml"
+    text = yaml_path.read_text()
+    m = re.search(r"names:\s*(\[.*?\])", text, re.S)
+    if m:
+        import json
+
+        return json.loads(m.group(1).replace("'", '"'))
+    names = {}
+    for line in text.split("names:", 1)[1].splitlines()[1:]:
+        mm = re.match(r"\s+(\d+):\s*['\"]?(.+?)['\"]?\s*$", line)
+        if not mm:
+            break
+        names[int(mm.group(1))] = mm.group(2)
+    return [names[i] for i in sorted(names)]
+
+
+@dataclass
+class Truth:
+    image: Path
+    group: str
+    boxes: list[tuple[str, tuple[float, float, float, float]]]  # code, pixel box
+
+    @property
+    def codes(self) -> set[str]:
+        return {c for c, _ in self.boxes}
+
+
+def load_truth(folder: Path, width_height: tuple[int, int] | None = None) -> list[Truth]:
+    import cv2
+
+    names = load_names(folder)
+    codes = [name_to_code(n) for n in names]
+    images = sorted(p for p in (folder / "images").rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    out = []
+    for img in images:
+        rel = img.relative_to(folder / "images")
+        label = (folder / "labels" / rel).with_suffix(".txt")
+        h, w = cv2.imread(str(img)).shape[:2] if width_height is None else width_height[::-1]
+        boxes = []
+        if label.exists():
+            for line in label.read_text().split("\n"):
+                parts = line.split()
+                if len(parts) < 5:
+                    continue
+                code = codes[int(parts[0])]
+                if code is None:
+                    continue
+                vals = [float(v) for v in parts[1:]]
+                if len(vals) == 4:
+                    cx, cy, bw, bh = vals
+                    box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+                else:  # a polygon: its bounding box
+                    xs, ys = vals[0::2], vals[1::2]
+                    box = (min(xs) * w, min(ys) * h, max(xs) * w, max(ys) * h)
+                boxes.append((code, box))
+        group = img.stem.split("__")[0] if "__" in img.stem else rel.parts[0] if len(rel.parts) > 1 else "all"
+        out.append(Truth(img, group, boxes))
+    return out
+
+
+def iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def average_precision(preds: list[tuple[float, int, tuple]], truths: dict[int, list[tuple]], thr: float = 0.5) -> float:
+    """AP at IoU ``thr``: ``preds`` (score, image id, box), ``truths`` image id -> boxes."""
+    total = sum(len(v) for v in truths.values())
+    if total == 0:
+        return float("nan")
+    used = {k: [False] * len(v) for k, v in truths.items()}
+    tp = []
+    for _score, img, box in sorted(preds, key=lambda p: -p[0]):
+        best, best_j = 0.0, -1
+        for j, t in enumerate(truths.get(img, [])):
+            o = iou(box, t)
+            if o > best:
+                best, best_j = o, j
+        if best >= thr and not used[img][best_j]:
+            used[img][best_j] = True
+            tp.append(1)
+        else:
+            tp.append(0)
+    if not tp:
+        return 0.0
+    tp_arr = np.array(tp, float)
+    cum_tp = np.cumsum(tp_arr)
+    recall = cum_tp / total
+    precision = cum_tp / np.arange(1, len(tp_arr) + 1)
+    # all-point interpolation
+    mrec = np.concatenate([[0], recall, [1]])
+    mpre = np.concatenate([[1], precision, [0]])
+    mpre = np.maximum.accumulate(mpre[::-1])[::-1]
+    idx = np.where(mrec[1:] != mrec[:-1])[0]
+    return float(np.sum((mrec[idx + 1] - mrec[idx]) * mpre[idx + 1]))
+
+
+def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> dict:
+    truths = load_truth(folder)
+    if limit:
+        truths = truths[:limit]
+    per_group: dict[str, Counter] = {}
+    confused: Counter = Counter()
+    times = []
+    card_preds: dict[str, list] = {}
+    agnostic_preds = []
+    gt_by_class: dict[str, dict[int, list]] = {}
+    gt_agnostic: dict[int, list] = {}
+    for i, t in enumerate(truths):
+        reading = reader.read(t.image)
+        times.append(reading.ms)
+        predicted = set(reading.codes())
+        truth = t.codes
+        tp = len(predicted & truth)
+        g = per_group.setdefault(t.group, Counter())
+        g.update(photos=1, tp=tp, pred=len(predicted), truth=len(truth), exact=int(predicted == truth))
+        for code, box in t.boxes:
+            gt_by_class.setdefault(code, {}).setdefault(i, []).append(box)
+            gt_agnostic.setdefault(i, []).append(box)
+        for ix in reading.indices:
+            card_preds.setdefault(ix.card, []).append((ix.confidence, i, ix.box))
+            agnostic_preds.append((ix.confidence, i, ix.box))
+            # what was it really? the best-overlapping true index
+            best, best_code = 0.0, None
+            for code, box in t.boxes:
+                o = iou(ix.box, box)
+                if o > best:
+                    best, best_code = o, code
+            if best >= 0.5 and best_code != ix.card:
+                confused[(best_code, ix.card)] += 1
+        if progress:
+            progress(i + 1, len(truths))
+    classes = sorted(set(gt_by_class) | set(card_preds))
+    aps = [average_precision(card_preds.get(c, []), gt_by_class.get(c, {})) for c in classes]
+    aps = [a for a in aps if a == a]
+
+    def summarise(c: Counter) -> dict:
+        return {
+            "photos": c["photos"],
+            "precision": c["tp"] / c["pred"] if c["pred"] else 1.0,
+            "recall": c["tp"] / c["truth"] if c["truth"] else 1.0,
+            "exact_hand_rate": c["exact"] / c["photos"] if c["photos"] else 0.0,
+            "cards_true": c["truth"], "cards_read": c["pred"], "cards_right": c["tp"],
+        }
+
+    total = sum(per_group.values(), Counter())
+    return {
+        "data": str(folder),
+        "overall": summarise(total),
+        "groups": {g: summarise(c) for g, c in sorted(per_group.items())},
+        "index_map50": float(np.mean(aps)) if aps else 0.0,
+        "index_map50_class_agnostic": average_precision(agnostic_preds, gt_agnostic),
+        "confused": [{"true": a, "read": b, "count": n} for (a, b), n in confused.most_common(10)],
+        "median_ms": statistics.median(times) if times else None,
+    }

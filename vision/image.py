@@ -1,0 +1,83 @@
+"""Loading an image from a path, bytes or an array, with a clear error for bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.types import ImageError
+
+MAX_PIXELS = 50_000_000  # refuse decoding anything larger (a "decompression bomb")
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def _header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG or JPEG header, without decoding the pixels."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h = int.from_bytes(data[i + 5:i + 7], "big")
+                w = int.from_bytes(data[i + 7:i + 9], "big")
+                return w, h
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+                i += 2
+                continue
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return None
+
+
+def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarray:
+    """A BGR uint8 image, or :class:`ImageError` saying what is wrong."""
+    if isinstance(source, np.ndarray):
+        img = source
+        if img.size == 0:
+            raise ImageError("empty image (no pixels)")
+        if img.ndim == 2:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        elif img.ndim == 3 and img.shape[2] == 4:
+            img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+        elif img.ndim != 3 or img.shape[2] != 3:
+            raise ImageError(f"not an image array: shape {img.shape}")
+        if img.shape[0] * img.shape[1] > MAX_PIXELS:
+            raise ImageError(f"image too large: {img.shape[1]}x{img.shape[0]} pixels (max {MAX_PIXELS:,})")
+        return np.ascontiguousarray(img if img.dtype == np.uint8 else np.clip(img, 0, 255).astype(np.uint8))
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.exists():
+            raise ImageError(f"no such file: {path}")
+        if path.is_dir():
+            raise ImageError(f"{path} is a folder, not an image")
+        if path.stat().st_size > MAX_BYTES:
+            raise ImageError(f"{path.name} is too large ({path.stat().st_size // 1_000_000} MB; max 64 MB)")
+        data = path.read_bytes()
+        name = path.name
+    else:
+        data = bytes(source)
+        name = "the upload"
+    if not data:
+        raise ImageError(f"{name} is empty (0 bytes)")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"{name} is too large ({len(data) // 1_000_000} MB; max 64 MB)")
+    size = _header_size(data)
+    if size and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(f"{name} is too large: {size[0]}x{size[1]} pixels (max {MAX_PIXELS:,})")
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        kind = "JPEG" if data[:2] == b"\xff\xd8" else "PNG" if data[:4] == b"\x89PNG" else None
+        if kind:
+            raise ImageError(f"{name} is a damaged or truncated {kind} file")
+        raise ImageError(f"{name} is not an image (JPEG, PNG, WebP or BMP expected)")
+    if data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+        raise ImageError(f"{name} is a truncated JPEG (the file ends before the image does)")
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+        raise ImageError(f"{name} is too large: {img.shape[1]}x{img.shape[0]} pixels")
+    return img

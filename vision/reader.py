@@ -1,0 +1,129 @@
+"""The card reader: photo -> the cards in view, each with its confidence and index boxes.
+
+Two stages, both trained on synthetic photos only (see ``models/MODEL_CARD.md``):
+a YOLO detector finds corner indices (one class), then a small CNN reads each index from
+a 48x48 grey crop (52 cards, or "no index"). The two indices of one card make one card; a
+deck holds each card once, so indices of one code far apart are kept as one card, flagged.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import crop_square
+from vision.image import load_image
+from vision.onnx import IndexClassifier, IndexDetector
+from vision.types import CardRead, Reading
+
+RANKS, SUITS = "A23456789TJQK", "SHDC"
+CODES = [r + s for s in SUITS for r in RANKS]
+NONE_CLASS = 52
+DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Thresholds of the reader (kept with the weights in ``reader.json``)."""
+
+    det_conf: float = 0.15  # detector boxes kept for reading
+    min_index: float = 0.35  # an index read with less than this is dropped
+    min_card: float = 0.5  # a card with less than this is not reported
+    uncertain_below: float = 0.75  # a card with less is flagged uncertain
+    far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
+
+    @classmethod
+    def load(cls, folder: Path) -> Settings:
+        path = folder / "reader.json"
+        if path.exists():
+            data = json.loads(path.read_text())
+            return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+        return cls()
+
+
+@dataclass
+class IndexRead:
+    box: tuple[float, float, float, float]
+    card: str
+    confidence: float  # detector score x classifier probability
+    probs: np.ndarray = field(repr=False)
+
+
+class Reader:
+    """Loads the shipped models once; :meth:`read` is safe to call repeatedly."""
+
+    def __init__(self, weights_dir: str | Path | None = None, threads: int = 2) -> None:
+        folder = Path(weights_dir) if weights_dir is not None else DEFAULT_WEIGHTS
+        det, cls = folder / "detector.onnx", folder / "classifier.onnx"
+        for f in (det, cls):
+            if not f.exists():
+                raise FileNotFoundError(f"model file missing: {f} (train with `ginsight train`)")
+        cv2.setNumThreads(threads)
+        self.detector = IndexDetector(det, threads=threads)
+        self.classifier = IndexClassifier(cls, threads=threads)
+        self.settings = Settings.load(folder)
+
+    def read_indices(self, img: np.ndarray) -> list[IndexRead]:
+        boxes, scores = self.detector(img, conf=self.settings.det_conf)
+        if len(boxes) == 0:
+            return []
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        crops = np.stack([crop_square(gray, tuple(b)) for b in boxes])
+        probs = self.classifier(crops)
+        out = []
+        for box, score, p in zip(boxes, scores, probs, strict=True):
+            k = int(p.argmax())
+            if k == NONE_CLASS:
+                continue
+            conf = float(np.sqrt(score * p[k]))
+            if conf < self.settings.min_index:
+                continue
+            out.append(IndexRead(tuple(float(v) for v in box), CODES[k], conf, p))
+        return out
+
+    def read(self, image) -> Reading:
+        """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input."""
+        t0 = time.perf_counter()
+        img = load_image(image)
+        indices = self.read_indices(img)
+        cards = group_indices(indices, self.settings)
+        ms = (time.perf_counter() - t0) * 1000
+        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+
+
+def _size(box) -> float:
+    return max(box[2] - box[0], box[3] - box[1], 1.0)
+
+
+def _centre(box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+
+def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> list[CardRead]:
+    """One card per code: its indices' boxes, a combined confidence, and a flag when unsure."""
+    by_code: dict[str, list[IndexRead]] = {}
+    for ix in indices:
+        by_code.setdefault(ix.card, []).append(ix)
+    cards = []
+    for code, group in by_code.items():
+        group.sort(key=lambda ix: -ix.confidence)
+        best = group[0]
+        # Indices of one card lie within about a card's diagonal of each other.
+        near = [ix for ix in group if np.linalg.norm(_centre(ix.box) - _centre(best.box))
+                <= settings.far_apart * max(_size(ix.box), _size(best.box))]
+        far = len(near) < len(group)
+        miss = 1.0
+        for ix in near[:2]:
+            miss *= 1 - ix.confidence
+        confidence = 1 - miss
+        if confidence < settings.min_card:
+            continue
+        uncertain = far or confidence < settings.uncertain_below
+        cards.append(CardRead(code, confidence, tuple(ix.box for ix in near), uncertain))
+    cards.sort(key=lambda c: (CODES.index(c.card) // 13, CODES.index(c.card) % 13))
+    return cards

@@ -1,0 +1,40 @@
+"""What the reader hands the rest of the program: plain values, converted once at the edge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ImageError(ValueError):
+    """An image that cannot be read: not an image, truncated, empty, or too large."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardRead:
+    """One card seen in a photo."""
+
+    card: str  # engine code, e.g. "QS"
+    confidence: float  # 0..1
+    boxes: tuple[tuple[float, float, float, float], ...]  # its corner indices, x1 y1 x2 y2 in pixels
+    uncertain: bool  # low confidence, or its indices far apart (two cards of one code?)
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 3),
+                "boxes": [[round(v, 1) for v in b] for b in self.boxes], "uncertain": self.uncertain}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """All the cards read in one image."""
+
+    cards: tuple[CardRead, ...]
+    ms: float
+    width: int
+    height: int
+    indices: tuple = ()  # the index-level reads behind the cards (vision.reader.IndexRead)
+
+    def codes(self) -> list[str]:
+        return [c.card for c in self.cards]
+
+    def to_json(self, image: str | None = None) -> dict:
+        return {"image": image, "cards": [c.to_json() for c in self.cards], "ms": round(self.ms, 1)}
