@@ -5,9 +5,9 @@ BIN := $(VENV)/bin
 # Re-installs when pyproject.toml changes.
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup chromium run test lint bench clean
 
-setup: $(STAMP)
+setup: $(STAMP) chromium
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,13 +15,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
-# Until the app exists (issue 5), `make run` shows the command line at work.
+# The app's end-to-end test drives Debian's Chromium: browsers cannot be downloaded here.
+chromium:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		(apt-get update && apt-get install -y chromium chromium-driver)
+
+# The app, on http://127.0.0.1:8501 (settings in .streamlit/config.toml).
 run: setup
-	@echo '$$ ginsight hand 4S 4C 4D 4H 5S 5C 5D 6S 2C 3S 3C'
-	@$(BIN)/ginsight hand 4S 4C 4D 4H 5S 5C 5D 6S 2C 3S 3C
-	@echo
-	@echo '$$ ginsight showdown --knocker "5S 6S 7S 9C TC JC KS KC KD JD" --defender "2S 8S 9S AC 2C 7C 8C 2D 8D 2H"'
-	@$(BIN)/ginsight showdown --knocker "5S 6S 7S 9C TC JC KS KC KD JD" --defender "2S 8S 9S AC 2C 7C 8C 2D 8D 2H"
+	$(BIN)/streamlit run app.py
 
 test: setup
 	$(BIN)/ruff check .

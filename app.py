@@ -1,0 +1,31 @@
+"""ginsight, the app: `make run` (or `.venv/bin/streamlit run app.py`).
+
+Four pages (their code in ``ui/pages/``): Live (the webcam, read continuously), My hand (a
+photo or typed cards -> melds, deadwood, knock, discard, advice), Showdown (both hands ->
+layoffs, outcome, points, added to the game) and Game (the scoresheet of a three-player game).
+The pages call :mod:`engine`, :mod:`scoresheet` and :mod:`vision`; no rules live here.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+st.set_page_config(page_title="ginsight", page_icon="🃏", layout="wide")
+
+PAGES = [
+    st.Page("ui/pages/live.py", title="Live", icon=":material/videocam:", url_path="live"),
+    st.Page("ui/pages/my_hand.py", title="My hand", icon=":material/back_hand:", url_path="my-hand", default=True),
+    st.Page("ui/pages/showdown.py", title="Showdown", icon=":material/balance:", url_path="showdown"),
+    st.Page("ui/pages/game.py", title="Game", icon=":material/scoreboard:", url_path="game"),
+]
+
+page = st.navigation(PAGES)
+st.sidebar.caption("Three-handed gin: the box plays the captain; the third player sits out. First to 100 wins.")
+try:
+    page.run()
+except Exception as exc:  # never a traceback in the page: say what failed, log the rest
+    logging.getLogger("ginsight.app").exception("page %s failed", page.title)
+    st.error(f"Something went wrong on this page ({type(exc).__name__}: {exc}). "
+             "Your cards and the scoresheet are unchanged; try again, or reload the page.")

@@ -1,0 +1,101 @@
+"""A stand-in for the card reader (``ui.reader.load_reader``), so the photo flows are tested
+without a model: a "photo" is a small PNG whose text chunk ``cards`` names the cards in it.
+
+It decodes with Pillow, so a file that is not an image, or a damaged one, fails as a real one
+would, with a ``ValueError`` (as :class:`vision.ImageError` is).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from PIL import Image, PngImagePlugin
+
+MAX_PIXELS = 40_000_000
+
+
+@dataclass(frozen=True)
+class FakeCardRead:
+    card: str
+    confidence: float
+    boxes: tuple[tuple[float, float, float, float], ...]
+    uncertain: bool
+
+
+@dataclass(frozen=True)
+class FakeReading:
+    cards: tuple[FakeCardRead, ...]
+    ms: float
+    width: int
+    height: int
+
+    def codes(self) -> list[str]:
+        return [c.card for c in self.cards]
+
+
+def photo(codes: str, unsure: str = "", size: tuple[int, int] = (64, 48), fmt: str = "PNG") -> bytes:
+    """A fake photo of ``codes`` (space-separated); ``unsure`` ones are read with low confidence."""
+    info = PngImagePlugin.PngInfo()
+    info.add_text("cards", codes)
+    info.add_text("unsure", unsure)
+    out = io.BytesIO()
+    Image.new("RGB", size, (20, 90, 40)).save(out, fmt, pnginfo=info)
+    return out.getvalue()
+
+
+def reading_of(codes: list[str], unsure: set[str], width: int, height: int) -> FakeReading:
+    reads = tuple(
+        FakeCardRead(c, 0.4 if c in unsure else 0.97, ((1.0, 1.0, 5.0, 5.0),), c in unsure) for c in codes
+    )
+    return FakeReading(reads, 12.0, width, height)
+
+
+class FakeStable:
+    def __init__(self, codes: list[str]) -> None:
+        self.codes = codes
+        self.frames = 0
+
+    def update(self, frame) -> FakeReading:
+        self.frames += 1
+        return reading_of(self.codes, set(), frame.shape[1], frame.shape[0])
+
+
+class FakeReader:
+    """``read`` / ``annotate`` / ``stable`` as :class:`ui.reader.CardReader` has them."""
+
+    live_codes: ClassVar[list[str]] = ["AS", "2S", "3S", "7H", "7D", "7C", "9C", "TC", "JC", "KD"]
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def _open(self, data: bytes) -> Image.Image:
+        try:
+            image = Image.open(io.BytesIO(data))
+            if image.width * image.height > MAX_PIXELS:
+                raise ValueError(f"image too large: {image.width}x{image.height} pixels")
+            image.load()
+        except ValueError:
+            raise
+        except Exception as exc:
+            raise ValueError(f"not an image or a damaged one ({exc})") from None
+        return image
+
+    def read(self, image) -> FakeReading:
+        self.reads += 1
+        img = self._open(image)
+        codes = img.text.get("cards", "").split()
+        unsure = set(img.text.get("unsure", "").split())
+        return reading_of(codes, unsure, img.width, img.height)
+
+    def annotate(self, image, reading) -> np.ndarray:
+        img = self._open(image) if isinstance(image, bytes) else None
+        h, w = (img.height, img.width) if img is not None else image.shape[:2]
+        out = np.zeros((h, w, 3), np.uint8)
+        out[:, :, 2] = 200  # red in BGR: "drawn"
+        return out
+
+    def stable(self, window: int = 8) -> FakeStable:
+        return FakeStable(self.live_codes)

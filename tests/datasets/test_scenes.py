@@ -1,0 +1,72 @@
+"""The scene generator: every label lies on its index, covered indices are dropped, seeds
+reproduce, and nothing is mirrored."""
+
+import numpy as np
+import pytest
+
+from datasets.backgrounds import Backgrounds
+from datasets.decks import procedural_deck
+from datasets.scenes import KINDS, make_scene
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return procedural_deck(3, height=200)
+
+
+def _ink_share(image: np.ndarray, box) -> float:
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    patch = image[y1:y2, x1:x2].astype(int)
+    if patch.size == 0:
+        return 0.0
+    # the index is ink on the card's face: some pixels differ clearly from the brightest
+    gray = patch.mean(axis=2)
+    return float((np.abs(gray - np.median(gray)) > 40).mean())
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_labels_lie_on_the_indices(deck, kind):
+    rng = np.random.default_rng(11)
+    found = 0
+    for _ in range(4):
+        scene = make_scene(rng, [deck], Backgrounds(), 480, kind, clean=True)
+        for label in scene.labels:
+            x1, y1, x2, y2 = label.box
+            assert 0 <= x1 < x2 <= 480 and 0 <= y1 < y2 <= 480
+            assert label.visible >= 0.6
+            # the whole index's quad, carried through the card's transform, holds the visible box
+            qx1, qy1 = label.quad.min(0)
+            qx2, qy2 = label.quad.max(0)
+            assert qx1 - 1 <= x1 and qy1 - 1 <= y1 and x2 <= qx2 + 1 and y2 <= qy2 + 1
+            assert _ink_share(scene.image, label.box) > 0.05
+            found += 1
+    assert found > 0
+
+
+def test_covered_indices_are_dropped(deck):
+    # In a fan each card covers most of the one below: far fewer labels than 2 per card.
+    rng = np.random.default_rng(3)
+    scene = make_scene(rng, [deck], Backgrounds(), 480, "fan", clean=True)
+    assert 0 < len(scene.labels) < 2 * 11
+
+
+def test_seeds_reproduce(deck):
+    a = make_scene(np.random.default_rng([7, 1]), [deck], Backgrounds(), 320)
+    b = make_scene(np.random.default_rng([7, 1]), [deck], Backgrounds(), 320)
+    c = make_scene(np.random.default_rng([7, 2]), [deck], Backgrounds(), 320)
+    assert (a.image == b.image).all() and [x.box for x in a.labels] == [x.box for x in b.labels]
+    assert not (a.image.shape == c.image.shape and (a.image == c.image).all())
+
+
+def test_reading_order_of_the_lower_index_is_upside_down(deck):
+    # a single upright card: the bottom index's quad starts at its bottom-right corner
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        scene = make_scene(rng, [deck], Backgrounds(), 480, "single", clean=True)
+        if len(scene.labels) == 2:
+            top, bottom = sorted(scene.labels, key=lambda lb: lb.quad[:, 1].mean())
+            v_top = top.quad[3] - top.quad[0]  # reading direction: down the index
+            v_bottom = bottom.quad[3] - bottom.quad[0]
+            assert np.dot(v_top, v_bottom) < 0
+            return
+    pytest.fail("no single-card scene with both indices visible")

@@ -1,0 +1,82 @@
+"""A tiny training run of both stages, offline, on CPU: the recipe works end to end and the
+exported models load in the reader. (The quality of the shipped model is tested elsewhere.)"""
+
+import json
+import os
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.decks import procedural_deck
+
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory):
+    import datasets.build as build
+
+    out = tmp_path_factory.mktemp("tiny")
+    build._STATE.clear()
+    summary = build.build(out, 12, seed=5, size=160, workers=1, decks=[], procedural=1, height=120, progress=False)
+    assert summary["images"] == 12
+    return out
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any attempt to open a network connection fails the test."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network access attempted: {args[:1]}")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    yield
+
+
+@pytest.mark.slow
+def test_tiny_training_run_offline(tiny_data, tmp_path, monkeypatch, no_network):
+    import models.train as train
+
+    monkeypatch.setattr(train, "WEIGHTS", tmp_path / "weights")
+    entry = train.train_classifier_run(tiny_data / "crops", epochs=1, threads=1)
+    assert entry["model"] == "classifier" and 0 <= entry["synthetic_val_top1"] <= 1
+    entry = train.train_detector(tiny_data / "data.yaml", epochs=1, imgsz=64, batch=4, threads=1,
+                                 project=tmp_path / "runs", export_imgsz=160)
+    assert entry["model"] == "detector"
+    for name in ("detector.onnx", "detector.pt", "classifier.onnx", "history.json"):
+        assert (tmp_path / "weights" / name).exists(), name
+    history = json.loads((tmp_path / "weights" / "history.json").read_text())
+    assert [h["model"] for h in history] == ["classifier", "detector"]
+
+    from vision import Reader
+
+    reader = Reader(tmp_path / "weights", threads=1)
+    image = next((tiny_data / "images" / "val").glob("*.jpg"))
+    reading = reader.read(image)
+    assert reading.width == 160 and reading.ms > 0
+    assert os.environ.get("YOLO_OFFLINE") == "1"
+
+
+def test_dataset_labels_are_yolo_and_reproducible(tiny_data, tmp_path):
+    import datasets.build as build
+
+    lines = [ln for f in sorted((tiny_data / "labels").rglob("*.txt")) for ln in f.read_text().splitlines()]
+    assert lines
+    for ln in lines:
+        cls, *vals = ln.split()
+        assert 0 <= int(cls) < 52 and len(vals) == 4
+        assert all(0 <= float(v) <= 1 for v in vals)
+    build._STATE.clear()
+    again = tmp_path / "again"
+    build.build(again, 12, seed=5, size=160, workers=1, decks=[], procedural=1, height=120, progress=False)
+    for f in sorted((tiny_data / "labels").rglob("*.txt")):
+        assert (again / f.relative_to(tiny_data)).read_text() == f.read_text()
+    a = np.load(next((tiny_data / "crops").glob("train-*.npz")))
+    assert a["x"].shape[1:] == (32, 32) and a["y"].max() <= 52
+
+
+def test_procedural_deck_is_used(tiny_data):
+    deck = procedural_deck(0, height=120)
+    assert len(deck.faces) == 52

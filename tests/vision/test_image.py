@@ -1,0 +1,52 @@
+"""Bad images get a clear error naming what is wrong."""
+
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.image import load_image
+from vision.types import ImageError
+
+
+def png_header(width: int, height: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+
+
+def jpeg_bytes() -> bytes:
+    img = np.full((40, 60, 3), 200, np.uint8)
+    cv2.putText(img, "QS", (5, 30), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 0, 0), 2)
+    return cv2.imencode(".jpg", img)[1].tobytes()
+
+
+def test_good_inputs(tmp_path):
+    data = jpeg_bytes()
+    path = tmp_path / "a.jpg"
+    path.write_bytes(data)
+    for source in (data, path, str(path), np.zeros((10, 12, 3), np.uint8)):
+        img = load_image(source)
+        assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert load_image(np.zeros((10, 12), np.uint8)).shape == (10, 12, 3)
+    assert load_image(np.zeros((10, 12, 4), np.uint8)).shape == (10, 12, 3)
+
+
+@pytest.mark.parametrize(
+    ("make", "needle"),
+    [
+        (lambda p: b"", "is empty"),
+        (lambda p: b"this is a text file, not a photo", "is not an image"),
+        (lambda p: jpeg_bytes()[: len(jpeg_bytes()) // 2], "truncated JPEG"),
+        (lambda p: png_header(20000, 20000) + b"\x00" * 100, "too large: 20000x20000"),
+        (lambda p: np.zeros((0, 0, 3), np.uint8), "empty image"),
+        (lambda p: np.zeros((5, 5, 7), np.uint8), "not an image array"),
+        (lambda p: p / "missing.jpg", "no such file"),
+        (lambda p: p, "is a folder"),
+    ],
+)
+def test_bad_inputs(tmp_path, make, needle):
+    with pytest.raises(ImageError, match=needle):
+        load_image(make(tmp_path))

@@ -1,0 +1,171 @@
+"""Cards from a photo, the camera or typing; the read cards drawn on the photo; each card
+correctable (remove a wrong one, add a missed one) in one multiselect.
+
+A photo is read once (by its digest): the corrections then stay until another photo comes.
+Bad input (not an image, a damaged or huge one, no cards) is answered in the page and leaves
+the cards as they were.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import streamlit as st
+
+from engine.cards import CODES, Card, parse_card, parse_cards
+from engine.errors import GinsightError
+from ui import reader as card_reader
+from ui import show, state
+
+SOURCES = ("Photo", "Camera", "Type")
+EXAMPLE = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
+
+
+def max_upload_bytes() -> int:
+    return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
+
+
+def card_input(slot: str, what: str = "hand", sources: Sequence[str] = SOURCES) -> list[Card]:
+    """Draw the inputs of ``slot``; return its cards as they stand after corrections."""
+    source = sources[0]
+    if len(sources) > 1:
+        source = st.radio(f"Cards of the {what} from", sources, key=f"{slot}.source", horizontal=True)
+    if source == "Type":
+        typed_cards(slot, what)
+    else:
+        photo_input(slot, what, camera=source == "Camera")
+    correct_cards(slot, what)
+    return [parse_card(code) for code in state.cards(slot)]
+
+
+def typed_cards(slot: str, what: str) -> None:
+    with st.form(f"{slot}.typed.form", border=False):
+        text = st.text_input(
+            f"Cards of the {what}", key=f"{slot}.typed", placeholder=f"e.g. {EXAMPLE}",
+            help="Rank A 2-9 T (or 10) J Q K, then suit S H D C (or ♠ ♥ ♦ ♣); any case; spaces or commas.",
+        )
+        submitted = st.form_submit_button("Use these cards", key=f"{slot}.use_typed")
+    if not submitted:
+        return
+    if not text.strip():
+        st.error(f"Type the cards of the {what} first, e.g. {EXAMPLE}.")
+        return
+    try:
+        cards = parse_cards(text, what=what)
+    except GinsightError as exc:  # not a card, or the same card twice
+        st.error(f"Those cards were not used: {exc}.")
+        return
+    state.set_cards(slot, [CODES[c] for c in cards])
+    photo = state.photo(slot)
+    photo.reset(photo.digest)  # typed cards replace the photo's; the same photo is not read again
+
+
+def photo_input(slot: str, what: str, *, camera: bool) -> None:
+    reader, why = card_reader.get_reader()
+    if reader is None:
+        st.error(f"The card reader is not available ({why}). Choose “Type” to enter the cards by hand.")
+        return
+    if camera:
+        shot = st.camera_input(f"Photo of the {what}", key=f"{slot}.camera")
+    else:
+        shot = st.file_uploader(
+            f"Photo of the {what} (JPEG or PNG)", key=f"{slot}.upload",
+            help="Lay the cards so that a corner of each shows its rank and suit.",
+        )
+    if shot is not None:
+        read_photo(slot, reader, shot.getvalue())
+    show_photo(slot)
+
+
+def read_photo(slot: str, reader, data: bytes) -> None:
+    """Read ``data`` unless it was the last photo read for ``slot``; keep what came of it."""
+    digest = hashlib.sha256(data).hexdigest()
+    photo = state.photo(slot)
+    if photo.digest == digest:
+        return
+    photo.reset(digest)
+    limit = max_upload_bytes()
+    if not data:
+        photo.error = "That file is empty: choose a photo of the cards."
+        return
+    if len(data) > limit:
+        photo.error = f"That file is {len(data) / 2**20:.0f} MB; photos up to {limit // 2**20} MB are read."
+        return
+    try:
+        with st.spinner("Reading the cards…"):
+            reading = reader.read(data)
+            photo.annotated = reader.annotate(data, reading)
+    except ValueError as exc:  # vision.ImageError: not an image, damaged, too large, ...
+        photo.error = f"That file could not be read as a photo: {exc}"
+        return
+    codes = list(dict.fromkeys(read.card for read in reading.cards))
+    if not codes:
+        photo.error = (
+            "No cards found in this photo. Try again with the corners of the cards in view and more light, "
+            "or choose “Type”. The cards below were left as they were."
+        )
+        return
+    photo.summary = (
+        f"{len(codes)} card{'s' if len(codes) != 1 else ''} read in {reading.ms:.0f} ms: "
+        + " ".join(show.card_label(c) for c in codes)
+    )
+    photo.notes = [
+        f"{show.card_label(read.card)} ({read.confidence:.0%})" for read in reading.cards if read.uncertain
+    ]
+    state.set_cards(slot, codes)
+
+
+def show_photo(slot: str) -> None:
+    photo = state.photo(slot)
+    if photo.error:
+        st.error(photo.error)
+    if photo.annotated is not None:
+        st.image(photo.annotated, channels="BGR", caption=photo.summary or None, width="stretch")
+    if photo.notes:
+        st.warning("Check these cards, the reader is unsure of them: " + ", ".join(photo.notes))
+
+
+def _corrected(slot: str, key: str) -> None:
+    state.set_cards(slot, state.widget_value(key) or [])
+
+
+def _clear(slot: str) -> None:
+    state.set_cards(slot, [])
+    photo = state.photo(slot)
+    photo.reset(photo.digest)  # a photo still in the uploader is not read again
+
+
+def correct_cards(slot: str, what: str) -> None:
+    key = state.card_widget_key(slot)
+    st.multiselect(
+        f"Cards of the {what}: remove a wrong one (×), add a missed one from the list",
+        CODES, key=key, format_func=show.card_label, on_change=_corrected, args=(slot, key),
+        placeholder="No cards yet", select_all=False, wrap=True,
+    )
+    if state.cards(slot):
+        st.button("Clear these cards", key=f"{slot}.clear", on_click=_clear, args=(slot,))
+
+
+def known_cards(slot: str, cards: Sequence[Card]) -> show.Known:
+    """What else the player knows (optional): the discard pile, the opponent's pile cards, and
+    with 11 cards the card just taken from the pile. Typing mistakes are shown and ignored."""
+    with st.expander("What else you know (optional: sharper advice)"):
+        discards_text = st.text_input("Discard pile, under the upcard", key=f"{slot}.discards",
+                                      placeholder="e.g. 4D KC 9H")
+        took_text = st.text_input("Cards the opponent took from the pile (and still holds)",
+                                  key=f"{slot}.took", placeholder="e.g. 7S")
+        taken = None
+        if len(cards) == 11:
+            options = [show.NO_UPCARD] + [CODES[c] for c in cards]
+            code = st.selectbox("The card you just took from the pile (it may not be discarded)", options,
+                                key=f"{slot}.taken",
+                                format_func=lambda c: c if c == show.NO_UPCARD else show.card_label(c))
+            taken = None if code == show.NO_UPCARD else parse_card(code)
+    try:
+        discards = tuple(parse_cards(discards_text, what="discard pile"))
+        took = tuple(parse_cards(took_text, what="opponent's cards"))
+    except GinsightError as exc:
+        st.error(f"Not used for the advice: {exc}.")
+        return show.Known(taken=taken)
+    return show.Known(discards, took, taken)

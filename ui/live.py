@@ -1,0 +1,79 @@
+"""The live video: frames are read on streamlit-webrtc's worker thread and the results are
+handed to the page's script thread through a one-slot queue (the newest read wins).
+
+The page's script owns nothing the worker touches but the :class:`LiveFeed`; the worker never
+calls Streamlit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+LOG = logging.getLogger(__name__)
+
+# On localhost no STUN server is needed: an empty list means nothing is fetched.
+RTC_CONFIGURATION = {"iceServers": []}
+MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 1280}, "height": {"ideal": 720}}, "audio": False}
+
+
+@dataclass(frozen=True)
+class LiveRead:
+    """What the video shows now (voted over the recent frames)."""
+
+    codes: tuple[str, ...]
+    unsure: tuple[str, ...]
+    frame: int
+    ms: float
+
+
+class LiveFeed:
+    """One video stream's reader: :meth:`on_frame` runs on the worker thread."""
+
+    def __init__(self, reader: Any, window: int = 8) -> None:
+        self._reader = reader
+        self._stable = reader.stable(window)
+        self._lock = threading.Lock()  # the worker may run frames of two streams' reconnects at once
+        self.results: queue.Queue[LiveRead] = queue.Queue(maxsize=1)
+        self.frames = 0
+        self.latest: LiveRead | None = None
+
+    def on_frame(self, frame: Any) -> Any:
+        """streamlit-webrtc's ``video_frame_callback``: read, draw the codes, pass the result on."""
+        import av  # lazy: only the live page needs PyAV
+
+        image = frame.to_ndarray(format="bgr24")
+        try:
+            with self._lock:
+                reading = self._stable.update(image)
+                drawn = self._reader.annotate(image, reading)
+                self.frames += 1
+                number = self.frames
+        except Exception:  # a frame that cannot be read is shown as it came; the stream goes on
+            LOG.warning("live frame not read", exc_info=True)
+            return frame
+        self.publish(LiveRead(
+            tuple(dict.fromkeys(r.card for r in reading.cards)),
+            tuple(r.card for r in reading.cards if r.uncertain),
+            number,
+            reading.ms,
+        ))
+        return av.VideoFrame.from_ndarray(drawn, format="bgr24")  # streamlit-webrtc copies pts and time base
+
+    def publish(self, read: LiveRead) -> None:
+        self.latest = read
+        with contextlib.suppress(queue.Empty):
+            self.results.get_nowait()  # drop the older result: only the newest matters
+        with contextlib.suppress(queue.Full):  # another frame got in first: it is as new
+            self.results.put_nowait(read)
+
+    def next(self, timeout: float) -> LiveRead | None:
+        """The newest result, waiting up to ``timeout`` seconds; None when none came."""
+        try:
+            return self.results.get(timeout=timeout)
+        except queue.Empty:
+            return None

@@ -1,0 +1,1 @@
+"""The app's pages: scripts that ``st.navigation`` in ``app.py`` runs, one per page."""

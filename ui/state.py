@@ -1,0 +1,120 @@
+"""Session state: every key the app keeps, each owned by the one helper here that creates it
+when missing. Pages never touch ``st.session_state`` directly.
+
+A page's widgets lose their state when another page is shown, so what must survive a page
+change (the cards of a hand, the photo read) lives under keys of its own; widgets bound to it
+are refilled from it before they are drawn (:func:`card_widget_key`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+# The places cards are entered: My hand, the two hands of a showdown, the Live page's snapshot.
+SLOTS = ("hand", "knocker", "defender", "snapshot")
+
+
+def _get(key: str, make: Any) -> Any:
+    if key not in st.session_state:
+        st.session_state[key] = make()
+    return st.session_state[key]
+
+
+# --- the cards of a slot --------------------------------------------------------------
+
+
+def cards(slot: str) -> list[str]:
+    """The cards of ``slot`` as engine codes (``'QS'``), as read or typed and then corrected."""
+    return list(_get(f"{slot}.cards", list))
+
+
+def set_cards(slot: str, codes: list[str]) -> None:
+    """Replace the cards of ``slot`` (a new photo read, typed cards, a correction)."""
+    _get(f"{slot}.cards", list)
+    st.session_state[f"{slot}.cards"] = list(dict.fromkeys(codes))
+
+
+def card_widget_key(slot: str) -> str:
+    """The key of the multiselect that shows and corrects the cards of ``slot``, filled from
+    :func:`cards` each run (call before drawing the widget)."""
+    key = f"{slot}.cards.widget"
+    st.session_state[key] = cards(slot)
+    return key
+
+
+def widget_value(key: str) -> Any:
+    """A widget's value, read in its ``on_change`` callback."""
+    return st.session_state.get(key)
+
+
+# --- the photo read for a slot ----------------------------------------------------------
+
+
+@dataclass
+class PhotoRead:
+    """The last photo read for a slot: which file, what was drawn, what went wrong."""
+
+    digest: str | None = None
+    annotated: Any = None  # BGR image with the cards drawn, or None
+    notes: list[str] = field(default_factory=list)  # cards to check (low confidence)
+    summary: str = ""
+    error: str | None = None
+
+    def reset(self, digest: str | None) -> None:
+        self.digest, self.annotated, self.notes, self.summary, self.error = digest, None, [], "", None
+
+
+def photo(slot: str) -> PhotoRead:
+    """The photo state of ``slot`` (mutable: the reader helper fills it in)."""
+    return _get(f"{slot}.photo", PhotoRead)
+
+
+# --- messages that outlive the run that made them ----------------------------------------
+
+
+def flash() -> list[tuple[str, str]]:
+    """Messages (kind, text) left by a button's callback for the page to show once."""
+    return _get("flash", list)
+
+
+def pop_flash() -> list[tuple[str, str]]:
+    messages = list(flash())
+    flash().clear()
+    return messages
+
+
+# --- the game and the showdown -----------------------------------------------------------
+
+
+@dataclass
+class GameChoice:
+    """The game the pages work on: ``None`` means the scoresheet's current game."""
+
+    game_id: int | None = None
+
+
+def game_choice() -> GameChoice:
+    return _get("game.choice", GameChoice)
+
+
+@dataclass
+class ShowdownsAdded:
+    """Showdowns already added to a game, by (game, knocker's cards, defender's cards): the
+    hand number and the knocker's seat. A showdown is added once, however often one clicks."""
+
+    added: dict[tuple[int, str, str], tuple[int, str]] = field(default_factory=dict)
+
+
+def showdowns_added() -> ShowdownsAdded:
+    return _get("showdown.added", ShowdownsAdded)
+
+
+# --- the live video ----------------------------------------------------------------------
+
+
+def live_feed(make: Any) -> Any:
+    """The live video's :class:`ui.live.LiveFeed`, made by ``make()`` on first use."""
+    return _get("live.feed", make)
