@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 
-from engine.cards import CARD_SPELLINGS, PRETTY, cards_to_mask, parse_cards
+from engine.cards import CARD_SPELLINGS, PRETTY, parse_cards
 from engine.errors import GinsightError
-from engine.hand import HAND_SIZES, HandReport, analyse_hand, hand_json_text
+from engine.hand import HAND_SIZES, HandReport, analyse_hand, hand_json_text, hand_text_from_mask
+
+_BITS = {spelling: 1 << card for spelling, card in CARD_SPELLINGS.items()}
 from engine.rules import Rules
 
 
@@ -52,7 +54,8 @@ def _line_cards(line: str) -> list:
 def run_jsonl(stdin, stdout, rules: Rules) -> int:
     """One hand a line in, one JSON object a line out; a bad line gets ``{"error"}``."""
     write = stdout.write
-    by_code = CARD_SPELLINGS
+    bits = _BITS
+    limit = rules.knock_limit
     for line in stdin:
         tokens = line.split()
         if not tokens:
@@ -60,13 +63,16 @@ def run_jsonl(stdin, stdout, rules: Rules) -> int:
         try:
             # The common line: plain codes, no duplicates. Anything else takes the
             # careful path, which also words the error.
+            mask = 0
             try:
-                cards = [by_code[t] for t in tokens]
-                if len(cards) not in HAND_SIZES or cards_to_mask(cards).bit_count() != len(cards):
-                    raise KeyError
+                for t in tokens:
+                    mask |= bits[t]
             except KeyError:
-                cards = _line_cards(line)
-            out = hand_json_text(cards, rules)
+                mask = -1
+            if mask > 0 and len(tokens) in HAND_SIZES and mask.bit_count() == len(tokens):
+                out = hand_text_from_mask(mask, limit)
+            else:
+                out = hand_json_text(_line_cards(line), rules)
         except (GinsightError, ValueError) as exc:
             out = json.dumps({"error": str(exc)})
         write(out + "\n")

@@ -209,14 +209,19 @@ def _suit_text(suit: int, bits: int) -> str:
 
 
 def _mask_text(mask: int) -> str:
-    """``json.dumps(_mask_codes(mask))``."""
-    parts = [
-        t for t in (
-            _suit_text(0, mask & 0x1FFF), _suit_text(1, mask >> 13 & 0x1FFF),
-            _suit_text(2, mask >> 26 & 0x1FFF), _suit_text(3, mask >> 39),
-        ) if t
-    ]
-    return "[" + ", ".join(parts) + "]"
+    """``json.dumps(_mask_codes(mask))``, from one cached fragment per suit."""
+    t0, t1, t2, t3 = _SUIT_TEXT
+    a, b, c, d = mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39
+    sa, sb, sc, sd = t0[a], t1[b], t2[c], t3[d]
+    if sa is None:
+        sa = _suit_text(0, a)
+    if sb is None:
+        sb = _suit_text(1, b)
+    if sc is None:
+        sc = _suit_text(2, c)
+    if sd is None:
+        sd = _suit_text(3, d)
+    return "[" + ", ".join([t for t in (sa, sb, sc, sd) if t]) + "]"
 
 
 _MELDS_TEXT: dict[tuple[int, ...], str] = {}
@@ -239,8 +244,13 @@ def hand_json_text(cards: Iterable[int], rules: Rules = DEFAULT_RULES) -> str:
     n = hand.bit_count()
     if n not in HAND_SIZES:
         raise HandSizeError(f"hand has {n} cards; expected 10 or 11")
+    return hand_text_from_mask(hand, rules.knock_limit)
+
+
+def hand_text_from_mask(hand: int, limit: int) -> str:
+    """:func:`hand_json_text` for a mask of 10 or 11 cards (the caller checks the count)."""
+    n = hand.bit_count()
     cards_text = _mask_text(hand)
-    limit = rules.knock_limit
     if n == 10:
         melds = best_melds_mask(hand)
         used = 0
