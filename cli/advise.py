@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from engine.advice import DEFAULT_SAMPLES, advise_draw, advise_turn
 from engine.cards import parse_card, parse_cards
@@ -13,7 +14,9 @@ from engine.rules import Rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hand", required=True, metavar="CARDS", help="10 cards (with --upcard) or 11")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--hand", metavar="CARDS", help="10 cards (with --upcard) or 11")
+    source.add_argument("--photo", metavar="PHOTO", help="read the hand from a photo, then advise")
     parser.add_argument("--upcard", metavar="CARD", help="the top of the discard pile (10-card advice)")
     parser.add_argument("--discards", default="", metavar="CARDS", help="the discard pile under the top card")
     parser.add_argument("--opponent-took", default="", metavar="CARDS",
@@ -29,7 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rules = Rules(knock_limit=args.knock_limit)
-    hand = parse_cards(args.hand, sizes=(10, 11))
+    read = None
+    if args.photo:
+        read = _read_photo(args.photo)
+        hand = parse_cards(read, sizes=(10, 11), what=f"the hand read from {args.photo}")
+    else:
+        hand = parse_cards(args.hand, sizes=(10, 11))
     discards = parse_cards(args.discards, what="discards")
     took = parse_cards(args.opponent_took, what="opponent's cards")
     if args.samples < 1 or args.samples > 100_000:
@@ -46,8 +54,27 @@ def run(args: argparse.Namespace) -> int:
         advice = advise_turn(hand, discards, took, taken_from_pile=taken, stock_size=args.stock,
                              samples=args.samples, seed=args.seed, rules=rules)
         out = {"hand": analyse_hand(hand, rules).to_json(), "advice": advice.to_json()}
+    if read is not None:
+        out["read"] = read
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
+        if read is not None:
+            print(f"Read: {' '.join(read)}")
         print(advice.reasons)
     return 0
+
+
+def _read_photo(photo: str) -> list[str]:
+    from vision import ImageError, Reader
+
+    try:
+        reading = Reader().read(photo)
+    except FileNotFoundError as exc:
+        raise GinsightError(str(exc)) from None
+    except ImageError as exc:
+        raise GinsightError(f"{photo}: {exc}") from None
+    unsure = [c.card for c in reading.cards if c.uncertain]
+    if unsure:
+        print(f"ginsight: warning: not sure of {' '.join(unsure)} in {photo}: check them", file=sys.stderr)
+    return reading.codes()

@@ -9,9 +9,9 @@ import sys
 from engine.cards import CARD_SPELLINGS, PRETTY, parse_cards
 from engine.errors import GinsightError
 from engine.hand import HAND_SIZES, HandReport, analyse_hand, hand_json_text, hand_text_from_mask
+from engine.rules import Rules
 
 _BITS = {spelling: 1 << card for spelling, card in CARD_SPELLINGS.items()}
-from engine.rules import Rules
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="go on from the shipped weights (models/weights) instead of from scratch")
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the training photos to use")
+    parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
     parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
 
 
@@ -39,5 +40,5 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"--resume: no {resume_from} to go on from")
         train_detector(data / "data.yaml", epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                        device=args.device, threads=args.threads, resume_from=resume_from,
-                       project=Path(args.project), fraction=args.fraction)
+                       project=Path(args.project), fraction=args.fraction, hours=args.hours)
     return 0

@@ -127,7 +127,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     (out / "crops").mkdir(exist_ok=True)
-    n_val = max(1, int(round(n * val_fraction))) if n > 1 else 0
+    n_val = max(1, round(n * val_fraction)) if n > 1 else 0
     tasks = _tasks(str(out), n_val, n, seed, size, crops)
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()

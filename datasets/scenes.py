@@ -138,7 +138,7 @@ def _index_quad(box: tuple[int, int, int, int], face_hw: tuple[int, int]) -> np.
     the bottom-right one is upside down, so its reading order starts at its bottom-right."""
     x1, y1, x2, y2 = box
     quad = np.float64([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
-    h, w = face_hw
+    h = face_hw[0]
     if (y1 + y2) / 2 > h / 2:  # the lower index is printed upside down
         quad = quad[[2, 3, 0, 1]]
     return quad
@@ -231,9 +231,13 @@ def _distractors(rng: np.random.Generator, img: np.ndarray) -> None:
 
 
 def make_scene(
-    rng: np.random.Generator, decks: list[Deck], backgrounds: Backgrounds, size: int = 640, kind: str | None = None
+    rng: np.random.Generator, decks: list[Deck], backgrounds: Backgrounds, size: int = 640, kind: str | None = None,
+    clean: bool = False,
 ) -> Scene:
-    """One synthetic photo with the labels of its visible corner indices."""
+    """One synthetic photo with the labels of its visible corner indices.
+
+    ``clean``: no perspective, light, blur, noise or JPEG (for checking the geometry).
+    """
     if kind is None:
         kinds = list(KINDS)
         kind = kinds[int(rng.choice(len(kinds), p=np.array(list(KINDS.values())) / sum(KINDS.values())))]
@@ -243,14 +247,14 @@ def make_scene(
     face_hw = first.shape[:2]
     transforms = LAYOUTS[kind](rng, face_hw, size)
     chosen = [codes[i] for i in rng.permutation(len(codes))[: len(transforms)]]
-    persp = _perspective(rng, size, rng.uniform(0.0, 0.12))
+    persp = np.eye(3) if clean else _perspective(rng, size, rng.uniform(0.0, 0.12))
     canvas = backgrounds.sample(rng, size)
-    if rng.random() < 0.5:
+    if not clean and rng.random() < 0.5:
         _distractors(rng, canvas)
     owner = np.full((size, size), -1, np.int16)
     final = [persp @ m for m in transforms]
     shadow_dx, shadow_dy = rng.normal(0, size * 0.01, 2)
-    shadow_strength = rng.uniform(0, 0.45)
+    shadow_strength = 0.0 if clean else rng.uniform(0, 0.45)
     for i, (code, m) in enumerate(zip(chosen, final, strict=True)):
         face = deck.faces[code]
         # Work in the card's bounding rectangle only (with room for its shadow).
@@ -270,9 +274,9 @@ def make_scene(
             sm = cv2.warpAffine(alpha, np.float32([[1, 0, shadow_dx], [0, 1, shadow_dy]]), (w, h))
             sm = cv2.GaussianBlur(sm, (0, 0), 2 + size * 0.006).reshape(h, w, 1)
             roi *= 1 - shadow_strength * sm
-        roi[:] = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+        roi[:] = roi * (1 - alpha) + warped[..., 2::-1].astype(np.float32) * alpha  # faces are RGBA
         owner[y1:y2, x1:x2][alpha[..., 0] > 0.5] = i
-    if kind in ("fan", "single") and rng.random() < 0.7:
+    if not clean and kind in ("fan", "single") and rng.random() < 0.7:
         h = face_hw[0]
         for _ in range(int(rng.integers(1, 4))):
             j = int(rng.integers(len(final)))
@@ -288,7 +292,7 @@ def make_scene(
             label = _visible_label(code, quad, owner, i)
             if label is not None:
                 labels.append(label)
-    image = _degrade(rng, _light(rng, canvas))
+    image = np.clip(canvas, 0, 255).astype(np.uint8) if clean else _degrade(rng, _light(rng, canvas))
     return Scene(image, labels, kind)
 
 

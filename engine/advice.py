@@ -307,7 +307,7 @@ def advise_turn(
         knock = False
     if not knock and lookahead and pool:
         # Playing on: throw what leaves the best hand after the next draw, on average.
-        planned, expected = lookahead_discard(mask, keep, pool)
+        planned, _ = lookahead_discard(mask, keep, pool)
         if planned != discard:
             discard = planned
             deadwood = discard_deadwoods_mask(mask)[discard]

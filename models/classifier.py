@@ -77,7 +77,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
                      threads: int = 2, seed: int = 0, resume: Path | None = None, log=print) -> dict:
     """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics."""
     import torch
-    import torch.nn.functional as F  # noqa: N812
+    import torch.nn.functional as F
 
     from vision.crops import normalise
 
@@ -98,7 +98,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for epoch in range(epochs):
+    for _ in range(epochs):
         model.train()
         order = rng.permutation(len(x_train))
         t0, seen, loss_sum = time.time(), 0, 0.0

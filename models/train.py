@@ -45,8 +45,13 @@ def _append_history(entry: dict) -> None:
 
 def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16, device: str = "cpu",
                    threads: int = 2, resume_from: Path | None = None, project: Path = Path("runs"),
-                   name: str = "detector", fraction: float = 1.0, export_imgsz: int = 640, log=print) -> dict:
-    """Train (or go on training from ``resume_from``, e.g. the shipped ``detector.pt``)."""
+                   name: str = "detector", fraction: float = 1.0, export_imgsz: int = 640,
+                   hours: float | None = None, log=print) -> dict:
+    """Train (or go on training from ``resume_from``, e.g. the shipped ``detector.pt``).
+
+    ``hours``: a time budget; Ultralytics then fits the epochs (and the learning-rate
+    schedule) to it, ``epochs`` being only the first guess.
+    """
     offline_ultralytics(threads)
     from ultralytics import YOLO
 
@@ -56,8 +61,8 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
         data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=0 if device == "cpu" else 8,
         single_cls=True, plots=False, project=str(Path(project).resolve()), name=name, exist_ok=True,
         amp=device != "cpu", fliplr=0.0, flipud=0.0,  # a mirrored card shows glyphs no real card has
-        mosaic=0.5, scale=0.4, degrees=0.0, close_mosaic=max(1, epochs // 4), fraction=fraction,
-        patience=0, verbose=False, seed=0, deterministic=False,
+        mosaic=0.5, scale=0.4, degrees=0.0, close_mosaic=1 if hours else max(1, epochs // 4), fraction=fraction,
+        patience=0, verbose=False, seed=0, deterministic=False, **({"time": hours} if hours else {}),
     )
     run_dir = Path(results.save_dir) if results is not None else Path(project) / name
     best = run_dir / "weights" / "best.pt"
@@ -72,12 +77,20 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
     shutil.move(onnx, WEIGHTS / "detector.onnx")
     entry = {
         "model": "detector", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(data),
-        "epochs": epochs, "imgsz": imgsz, "batch": batch, "device": device, "from": str(resume_from or MODEL_YAML),
+        "epochs": _epochs_run(run_dir) or epochs, "hours_budget": hours, "imgsz": imgsz, "batch": batch,
+        "device": device, "from": str(resume_from or MODEL_YAML),
         "minutes": round((time.time() - start) / 60, 1), "synthetic_val": metrics,
     }
     _append_history(entry)
     log(json.dumps(entry))
     return entry
+
+
+def _epochs_run(run_dir: Path) -> int | None:
+    results = run_dir / "results.csv"
+    if not results.exists():
+        return None
+    return max(0, len(results.read_text().strip().splitlines()) - 1)
 
 
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, log=print) -> dict:

@@ -4,7 +4,6 @@ exported models load in the reader. (The quality of the shipped model is tested 
 import json
 import os
 import socket
-from pathlib import Path
 
 import numpy as np
 import pytest
