@@ -1,51 +1,38 @@
-"""The rules of three-handed gin, exact: cards, melds, deadwood, knock, layoffs, scoring.
+"""The rules of three-handed gin, exact: cards, melds, deadwood, knock, layoffs, scoring,
+the three-player table, the hand's state machine, advice and simulation.
 
-Pure Python with no heavy imports: no I/O, no torch, cv2, ultralytics or streamlit.
+Pure Python with no heavy imports: no I/O, no torch, cv2, ultralytics or streamlit. Names are
+imported on first use, so that ``ginsight hand`` starts fast.
 
 >>> from engine import analyse_hand
 >>> analyse_hand("AS 2S 3S 7H 7D 7C 9C TC JC KD").deadwood
 10
 """
 
-from engine.cards import Card, format_cards, parse_card, parse_cards
-from engine.errors import (
-    CardParseError,
-    DuplicateCardError,
-    GinsightError,
-    HandSizeError,
-    IllegalKnockError,
-    InvalidMeldError,
-)
-from engine.hand import DiscardOption, HandReport, analyse_hand, discard_options
-from engine.melds import Arrangement, Meld, all_best_arrangements, best_arrangement, min_deadwood
-from engine.rules import DEFAULT_RULES, Rules
-from engine.showdown import Layoff, Settlement, best_defence, score, settle
+from importlib import import_module
 
-__all__ = [
-    "DEFAULT_RULES",
-    "Arrangement",
-    "Card",
-    "CardParseError",
-    "DiscardOption",
-    "DuplicateCardError",
-    "GinsightError",
-    "HandReport",
-    "HandSizeError",
-    "IllegalKnockError",
-    "InvalidMeldError",
-    "Layoff",
-    "Meld",
-    "Rules",
-    "Settlement",
-    "all_best_arrangements",
-    "analyse_hand",
-    "best_arrangement",
-    "best_defence",
-    "discard_options",
-    "format_cards",
-    "min_deadwood",
-    "parse_card",
-    "parse_cards",
-    "score",
-    "settle",
-]
+_WHERE = {
+    "Card": "cards", "format_cards": "cards", "parse_card": "cards", "parse_cards": "cards",
+    "CardParseError": "errors", "DuplicateCardError": "errors", "GinsightError": "errors",
+    "HandSizeError": "errors", "IllegalKnockError": "errors", "InvalidMeldError": "errors",
+    "DiscardOption": "hand", "HandReport": "hand", "analyse_hand": "hand", "discard_options": "hand",
+    "Arrangement": "melds", "Meld": "melds", "all_best_arrangements": "melds", "best_arrangement": "melds",
+    "min_deadwood": "melds",
+    "DEFAULT_RULES": "rules", "Rules": "rules",
+    "Layoff": "showdown", "Settlement": "showdown", "best_defence": "showdown", "score": "showdown",
+    "settle": "showdown",
+    "advise_draw": "advice", "advise_turn": "advice",
+    "HandState": "game", "Phase": "game", "Action": "game",
+    "Table": "table", "Roles": "table", "HandResult": "table", "draw_roles": "table",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(import_module(f"engine.{module}"), name)
+    globals()[name] = value
+    return value

@@ -27,9 +27,18 @@ SUIT_BITS = 0x1FFF
 _RUN_STARTS = sum(((1 << 11) - 1) << (13 * s) for s in range(4))
 # Multiplying a 13-bit rank mask by this copies it into all four suits.
 _ALL_SUITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
-_SUIT_VALUE = tuple(
-    sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(1 << 13)
-)
+
+
+def _suit_values() -> tuple[int, ...]:
+    # value[m] = value[m without its lowest card] + that card's value: one pass, fast import.
+    values = [0] * (1 << 13)
+    for m in range(1, 1 << 13):
+        low = m & -m
+        values[m] = values[m ^ low] + min(low.bit_length(), 10)
+    return tuple(values)
+
+
+_SUIT_VALUE = _suit_values()
 
 
 def mask_value(mask: int) -> int:

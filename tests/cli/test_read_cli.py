@@ -1,0 +1,58 @@
+"""`ginsight read`: its JSON contract, and bad photos answered one by one."""
+
+import json
+from pathlib import Path
+
+from cli.main import main
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev" / "images"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_read_json_contract_and_bad_photos(capsys, tmp_path):
+    good = sorted(FIXTURES.glob("*.jpg"))[:2]
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    truncated = tmp_path / "cut.jpg"
+    truncated.write_bytes(good[0].read_bytes()[:5000])
+    paths = [str(good[0]), str(text), str(empty), str(truncated), str(tmp_path / "missing.jpg"), str(good[1])]
+    code, out, _ = run(capsys, "read", "--json", *paths)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["image"] for r in rows] == paths
+    for r in (rows[0], rows[5]):
+        assert set(r) == {"image", "cards", "ms"} and r["ms"] > 0
+        for card in r["cards"]:
+            assert set(card) == {"card", "confidence", "boxes", "uncertain"}
+            assert len(card["card"]) == 2 and 0 <= card["confidence"] <= 1
+            assert all(len(b) == 4 and b[0] < b[2] and b[1] < b[3] for b in card["boxes"])
+    assert "is not an image" in rows[1]["error"]
+    assert "is empty" in rows[2]["error"]
+    assert "truncated" in rows[3]["error"]
+    assert "no such file" in rows[4]["error"]
+
+
+def test_read_text_and_annotate(capsys, tmp_path):
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    code, out, _ = run(capsys, "read", str(photo), "--annotate", str(tmp_path))
+    assert code == 0 and out.startswith(str(photo)) and "ms]" in out
+    assert (tmp_path / (photo.stem + ".jpg")).exists()
+
+
+def test_read_all_bad_exits_2(capsys, tmp_path):
+    bad = tmp_path / "x.jpg"
+    bad.write_text("nope")
+    code, _, err = run(capsys, "read", str(bad))
+    assert code == 2 and "is not an image" in err
+
+
+def test_read_missing_weights_is_a_clear_error(capsys, tmp_path):
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    code, _, err = run(capsys, "read", str(photo), "--weights", str(tmp_path))
+    assert code == 2 and "model file missing" in err
