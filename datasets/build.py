@@ -27,6 +27,7 @@ from datasets.backgrounds import Backgrounds
 from datasets.decks import available_decks, load_deck, procedural_deck
 from datasets.scenes import Scene, make_scene
 from vision.crops import crop_square
+from vision.evaluate import iou
 
 RANKS, SUITS = "A23456789TJQK", "SHDC"
 CLASS_NAMES = [r + s for s in SUITS for r in RANKS]  # class id = suit * 13 + rank
@@ -66,19 +67,11 @@ def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3)
         side = float(rng.choice(sides)) * rng.uniform(0.7, 1.5)
         cx, cy = rng.uniform(0, size, 2)
         box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
-        if any(_iou(box, b) > 0.1 for b in boxes):
+        if any(iou(box, b) > 0.1 for b in boxes):
             continue
         xs.append(crop_square(gray, box))
         ys.append(NONE_CLASS)
     return xs, ys
-
-
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def yolo_lines(scene: Scene) -> list[str]:
