@@ -252,6 +252,12 @@ def hand_text_from_mask(hand: int, limit: int) -> str:
     n = hand.bit_count()
     cards_text = _mask_text(hand)
     if n == 10:
+        if not meldable_mask(hand):  # most random hands: nothing melds, all is deadwood
+            deadwood = mask_value(hand)
+            return (
+                f'{{"cards": {cards_text}, "melds": [], "deadwood_cards": {cards_text}, "deadwood": {deadwood}, '
+                f'"gin": false, "can_knock": {"true" if deadwood <= limit else "false"}}}'
+            )
         melds = best_melds_mask(hand)
         used = 0
         for m in melds:
