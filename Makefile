@@ -12,7 +12,7 @@ setup: $(STAMP) chromium
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat  # a plain path entry: starts faster
 	@touch $(STAMP)
 
 # The app's end-to-end test drives Debian's Chromium: browsers cannot be downloaded here.
