@@ -20,11 +20,11 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.cards import CODES, PRETTY, Card, cards_to_mask, mask_to_cards
-from engine.errors import GinsightError, HandSizeError
-from engine.melds import discard_deadwoods_mask, min_deadwood_mask
+from engine.cards import CODES, PRETTY, Card, cards_to_mask, check_cards, mask_to_cards
+from engine.errors import GinsightError
+from engine.melds import all_best_arrangements, discard_deadwoods_mask, min_deadwood_mask
 from engine.rules import DEFAULT_RULES, Rules
-from engine.showdown import settle
+from engine.showdown import settle_arranged
 
 KNOCK_RISK_LIMIT = 0.25  # knock only when fewer than this share of samples undercut us
 LATE_STOCK = 6  # with this few cards left in the stock, any knock expected to gain is taken
@@ -86,12 +86,7 @@ def gin_outs(hand10: Iterable[int], unseen: Iterable[int]) -> list[Card]:
 
 
 def _check(cards: Sequence[int], n: int, what: str) -> int:
-    mask = cards_to_mask(cards)
-    if mask.bit_count() != len(cards):
-        raise GinsightError(f"duplicate card in {what}")
-    if len(cards) != n:
-        raise HandSizeError(f"{what} has {len(cards)} cards; expected {n}")
-    return mask
+    return cards_to_mask(check_cards(cards, sizes=(n,), what=what))
 
 
 def _disjoint(hand: int, named: dict[str, Sequence[int]]) -> int:
@@ -236,12 +231,14 @@ def estimate_knock(
     rules: Rules,
 ) -> KnockEstimate:
     """Settle the knock against ``samples`` possible opponent hands."""
-    pool = [c for c in unseen if c not in set(opponent_took)]
+    took = set(opponent_took)
+    pool = [c for c in unseen if c not in took]
+    knocker = all_best_arrangements(knock_hand)  # the same for every sample
     undercuts = 0
     total = 0
     for _ in range(samples):
         opp = sample_opponent(rng, pool, opponent_took, turns)
-        r = settle(list(knock_hand), opp, rules=rules)
+        r = settle_arranged(knocker, opp, rules)
         if r.winner == "knocker":
             total += r.points
         else:
@@ -280,7 +277,8 @@ def advise_turn(
     if keep and not mask & keep:
         raise GinsightError(f"{CODES[taken_from_pile]} is not in the hand")
     unseen = _unseen(known)
-    pool = [u for u in unseen if u not in set(opponent_took)]
+    took = set(opponent_took)
+    pool = [u for u in unseen if u not in took]
     discard, deadwood = _best_discard(mask, keep=keep, unseen=pool)
     rest = mask ^ (1 << discard)
     outs = tuple(gin_outs(mask_to_cards(rest), pool))

@@ -159,12 +159,40 @@ def parse_cards(
             raise DuplicateCardError(f"duplicate card {token!r} in {what}")
         seen |= bit
         cards.append(card)
+    _check_count(cards, sizes, what)
+    return cards
+
+
+def check_cards(cards: Iterable[int], *, sizes: Iterable[int] | None = None, what: str = "hand") -> list[Card]:
+    """Cards given as ints (or :class:`Card`): each once, and as many as ``sizes`` allows.
+
+    The same errors as :func:`parse_cards`, for cards that need no parsing.
+
+    >>> check_cards([0, 13, 0])
+    Traceback (most recent call last):
+    ...
+    engine.errors.DuplicateCardError: duplicate card 'AS' in hand
+    """
+    out: list[Card] = []
+    seen = 0
+    for c in cards:
+        if not 0 <= c < 52:
+            raise CardParseError(f"not a card: {c!r} (cards are numbered 0 to 51)")
+        bit = 1 << c
+        if seen & bit:
+            raise DuplicateCardError(f"duplicate card {CODES[c]!r} in {what}")
+        seen |= bit
+        out.append(DECK[c])
+    _check_count(out, sizes, what)
+    return out
+
+
+def _check_count(cards: list[Card], sizes: Iterable[int] | None, what: str) -> None:
     if sizes is not None:
         allowed = tuple(sizes)
         if len(cards) not in allowed:
             wanted = " or ".join(str(n) for n in allowed)
             raise HandSizeError(f"{what} has {len(cards)} cards; expected {wanted}")
-    return cards
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:

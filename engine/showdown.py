@@ -21,7 +21,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from engine.cards import CODES, Card, cards_to_mask, mask_to_cards, parse_card, parse_cards, split_tokens
+from engine.cards import (
+    CODES,
+    Card,
+    cards_to_mask,
+    check_cards,
+    mask_to_cards,
+    parse_card,
+    parse_cards,
+    split_tokens,
+)
 from engine.errors import DuplicateCardError, IllegalKnockError, InvalidMeldError
 from engine.melds import (
     Arrangement,
@@ -184,12 +193,8 @@ def settle(
     the defender the least to lay off. Raises ``HandSizeError``, ``DuplicateCardError``,
     ``InvalidMeldError`` or ``IllegalKnockError`` on bad input.
     """
-    k_cards = parse_cards(knocker, sizes=(SHOWDOWN_SIZE,), what="knocker's hand") if isinstance(
-        knocker, str
-    ) else parse_cards([CODES[c] for c in knocker], sizes=(SHOWDOWN_SIZE,), what="knocker's hand")
-    d_cards = parse_cards(defender, sizes=(SHOWDOWN_SIZE,), what="defender's hand") if isinstance(
-        defender, str
-    ) else parse_cards([CODES[c] for c in defender], sizes=(SHOWDOWN_SIZE,), what="defender's hand")
+    k_cards = _showdown_hand(knocker, "knocker's hand")
+    d_cards = _showdown_hand(defender, "defender's hand")
     k_mask, d_mask = cards_to_mask(k_cards), cards_to_mask(d_cards)
     if k_mask & d_mask:
         both = " ".join(CODES[c] for c in mask_to_cards(k_mask & d_mask))
@@ -216,10 +221,30 @@ def settle(
         raise IllegalKnockError(
             f"knocker's count is {knocker_deadwood}; a knock needs {rules.knock_limit} or less"
         )
+    return settle_arranged(candidates, d_cards, rules)
+
+
+def _showdown_hand(cards: str | Iterable[int], what: str) -> list[Card]:
+    if isinstance(cards, str):
+        return parse_cards(cards, sizes=(SHOWDOWN_SIZE,), what=what)
+    return check_cards(cards, sizes=(SHOWDOWN_SIZE,), what=what)
+
+
+def settle_arranged(
+    candidates: Sequence[Arrangement], defender_cards: Sequence[int], rules: Rules = DEFAULT_RULES
+) -> Settlement:
+    """The showdown once the knocker's possible arrangements are known: all of one legal
+    count (as :func:`settle` checks), the one leaving the defender the most is laid.
+
+    For settling one knock against many defenders (the advice's sampling), the knocker's
+    arrangements are found once.
+    """
+    knocker_deadwood = candidates[0].deadwood
     gin = knocker_deadwood == 0
+    defender_cards = list(defender_cards)
     chosen, defence = None, None
     for arrangement in candidates:  # all have the same count: leave the defender the most
-        result = best_defence(arrangement.melds, d_cards, gin=gin)
+        result = best_defence(arrangement.melds, defender_cards, gin=gin)
         if defence is None or result.deadwood > defence.deadwood:
             chosen, defence = arrangement, result
     assert chosen is not None and defence is not None
