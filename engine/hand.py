@@ -116,8 +116,8 @@ def analyse_hand(cards: Iterable[int] | str, rules: Rules = DEFAULT_RULES) -> Ha
 
 
 # --- The JSON contract, built straight from masks (``ginsight hand --json/--jsonl``). ---
-# Same output as ``analyse_hand(...).to_json()`` (a test holds them equal), without the
-# intermediate objects: this is the path that runs once per line of a large stream.
+# The same text as ``json.dumps(analyse_hand(...).to_json())`` (a test holds them equal),
+# without the intermediate objects: this is the path that runs once per line of a stream.
 
 _MELD_CODES: dict[int, list[str]] = {}
 
@@ -131,67 +131,6 @@ def _meld_codes(meld: int) -> list[str]:
     return codes
 
 
-# Codes of the cards of one suit, by the suit's 13-bit mask, filled in as they are met.
-_SUIT_CODES: list[list[list[str] | None]] = [[None] * 8192 for _ in range(4)]
-
-
-def _suit_codes(suit: int, bits: int) -> list[str]:
-    codes = _SUIT_CODES[suit][bits]
-    if codes is None:
-        codes = [CODES[13 * suit + r] for r in range(13) if bits >> r & 1]
-        _SUIT_CODES[suit][bits] = codes
-    return codes
-
-
-def _mask_codes(mask: int) -> list[str]:
-    """Codes of the cards of ``mask`` in deck order."""
-    return (
-        _suit_codes(0, mask & 0x1FFF)
-        + _suit_codes(1, mask >> 13 & 0x1FFF)
-        + _suit_codes(2, mask >> 26 & 0x1FFF)
-        + _suit_codes(3, mask >> 39)
-    )
-
-
-def _layout(hand: int, melds: tuple[int, ...]) -> tuple[list[list[str]], list[str], int]:
-    used = 0
-    for m in melds:
-        used |= m
-    dead = hand & ~used
-    ordered = sorted(melds, key=_meld_order) if len(melds) > 1 else melds
-    return [_meld_codes(m) for m in ordered], _mask_codes(dead), mask_value(dead)
-
-
-def hand_json(cards: Iterable[int], rules: Rules = DEFAULT_RULES) -> dict:
-    """``analyse_hand(cards, rules).to_json()``, fast. Cards must be 10 or 11 distinct."""
-    hand = cards_to_mask(cards)
-    n = hand.bit_count()
-    if n not in HAND_SIZES:
-        raise HandSizeError(f"hand has {n} cards; expected 10 or 11")
-    if n == 10:
-        melds, dead, deadwood = _layout(hand, best_melds_mask(hand))
-        return {
-            "cards": _mask_codes(hand), "melds": melds, "deadwood_cards": dead, "deadwood": deadwood,
-            "gin": deadwood == 0, "can_knock": deadwood <= rules.knock_limit,
-        }
-    deadwoods = discard_deadwoods_mask(hand)
-    meldable = meldable_mask(hand)
-    shared = best_melds_mask(meldable)  # what every non-meldable discard leaves melded
-    options = []
-    for c in sorted(deadwoods, key=lambda c: (deadwoods[c], c)):
-        bit = 1 << c
-        rest = hand ^ bit
-        melds = best_melds_mask(rest) if meldable & bit else shared
-        m, dead, deadwood = _layout(rest, melds)
-        options.append({"discard": CODES[c], "melds": m, "deadwood_cards": dead, "deadwood": deadwood})
-    best = options[0]
-    return {
-        "cards": _mask_codes(hand), "melds": best["melds"], "deadwood_cards": best["deadwood_cards"],
-        "deadwood": best["deadwood"], "gin": best["deadwood"] == 0,
-        "can_knock": best["deadwood"] <= rules.knock_limit, "discard": best["discard"], "options": options,
-    }
-
-
 def _codes_text(codes: list[str]) -> str:
     return '["' + '", "'.join(codes) + '"]' if codes else "[]"
 
@@ -203,13 +142,13 @@ _SUIT_TEXT: list[list[str | None]] = [[None] * 8192 for _ in range(4)]
 def _suit_text(suit: int, bits: int) -> str:
     text = _SUIT_TEXT[suit][bits]
     if text is None:
-        text = ", ".join(f'"{c}"' for c in _suit_codes(suit, bits))
+        text = ", ".join(f'"{CODES[13 * suit + r]}"' for r in range(13) if bits >> r & 1)
         _SUIT_TEXT[suit][bits] = text
     return text
 
 
 def _mask_text(mask: int) -> str:
-    """``json.dumps(_mask_codes(mask))``, from one cached fragment per suit."""
+    """The JSON list of the codes of ``mask`` (deck order), from one cached fragment per suit."""
     t0, t1, t2, t3 = _SUIT_TEXT
     a, b, c, d = mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39
     sa, sb, sc, sd = t0[a], t1[b], t2[c], t3[d]
@@ -238,8 +177,8 @@ def _melds_text(hand_melds: tuple[int, ...]) -> str:
 
 
 def hand_json_text(cards: Iterable[int], rules: Rules = DEFAULT_RULES) -> str:
-    """``json.dumps(hand_json(cards, rules))``, character for character, built from cached
-    fragments: the 11 options of a hand share most of their text."""
+    """``json.dumps(analyse_hand(cards, rules).to_json())``, character for character, built
+    from cached fragments: the 11 options of a hand share most of their text."""
     hand = cards_to_mask(cards)
     n = hand.bit_count()
     if n not in HAND_SIZES:
