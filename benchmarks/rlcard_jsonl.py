@@ -12,9 +12,6 @@ import sys
 
 from rlcard.games.gin_rummy.utils import melding, utils
 
-_RANKS = "A23456789TJQK"
-_SUITS = "SHDC"
-
 
 def best(hand):
     best_cluster, best_count = [], utils.get_deadwood_count(hand, [])

@@ -26,12 +26,12 @@ import numpy as np
 from datasets.backgrounds import Backgrounds
 from datasets.decks import available_decks, load_deck, procedural_deck
 from datasets.scenes import Scene, make_scene
+from engine.cards import CODES
 from vision.crops import crop_square
 from vision.evaluate import iou
+from vision.reader import NONE_CLASS
 
-RANKS, SUITS = "A23456789TJQK", "SHDC"
-CLASS_NAMES = [r + s for s in SUITS for r in RANKS]  # class id = suit * 13 + rank
-NONE_CLASS = 52
+CLASS_NAMES = list(CODES)  # class id = the engine's card number, suit * 13 + rank
 CLASS_ID = {name: i for i, name in enumerate(CLASS_NAMES)}
 SHARD = 200  # images per worker task
 

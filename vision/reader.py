@@ -16,14 +16,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.cards import CODES
 from vision.crops import crop_square
 from vision.image import load_image
 from vision.onnx import IndexClassifier, IndexDetector
 from vision.types import CardRead, Reading
 
-RANKS, SUITS = "A23456789TJQK", "SHDC"
-CODES = [r + s for s in SUITS for r in RANKS]
-NONE_CLASS = 52
+NONE_CLASS = 52  # the classifier's "no index": its classes are the engine's 52 codes, then this
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
 
 
@@ -125,5 +124,5 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
             continue
         uncertain = far or confidence < settings.uncertain_below
         cards.append(CardRead(code, confidence, tuple(ix.box for ix in near), uncertain))
-    cards.sort(key=lambda c: (CODES.index(c.card) // 13, CODES.index(c.card) % 13))
+    cards.sort(key=lambda c: CODES.index(c.card))  # deck order
     return cards
