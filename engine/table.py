@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.cards import CODES, RANKS, Card
+from engine.cards import CODES, Card
 from engine.errors import GinsightError
 from engine.rules import DEFAULT_RULES, Rules
 
@@ -262,7 +262,6 @@ def format_draw(draw: RoleDraw, players: Sequence[str]) -> str:
 
 
 __all__ = [
-    "RANKS",
     "ROLES",
     "GameError",
     "HandRecord",

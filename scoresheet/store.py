@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -103,17 +105,12 @@ class Scoresheet:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app_id == 0 and not tables:  # a new, empty file: make it ours
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         db.execute(statement)
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
             return
         if app_id != APPLICATION_ID:
             raise ScoresheetError(
@@ -126,6 +123,18 @@ class Scoresheet:
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok" or not {"games", "hands"} <= tables:
             raise ScoresheetError(f"{self.path} is damaged ({check}); it was left untouched")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed whole, or rolled back whole."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     def close(self) -> None:
         self._db.close()
@@ -175,26 +184,18 @@ class Scoresheet:
     def new_game(self, players: tuple[str, str, str], roles: Roles, role_draw: str, rules: Rules,
                  name: str | None = None) -> int:
         Table(players, roles, rules)  # validates names and roles before anything is written
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction() as db:
             cur = db.execute(
                 "INSERT INTO games (name, players, box, captain, sitter, role_draw, target, knock_limit, gin_bonus,"
                 " undercut_bonus, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (name or " v ".join(players), json.dumps(list(players)), roles.box, roles.captain, roles.sitter,
                  role_draw, rules.target, rules.knock_limit, rules.gin_bonus, rules.undercut_bonus, _now()),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return int(cur.lastrowid)
 
     def add_hand(self, game_id: int, result: HandResult, detail: dict | None = None) -> Table:
         """Record a hand; refused (nothing written) when the game is over or the result is bad."""
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")  # the read and the write see the same game
-        try:
+        with self._transaction() as db:  # the read and the write see the same game
             table = self.game(game_id).table.record(result)
             db.execute(
                 "INSERT INTO hands (game_id, number, result, knocker, winner, points, knocker_deadwood,"
@@ -203,23 +204,13 @@ class Scoresheet:
                  result.knocker_deadwood, result.defender_deadwood,
                  json.dumps(detail) if detail is not None else None, _now()),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return table
 
     def undo(self, game_id: int) -> Table:
         """Remove the game's last hand."""
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction() as db:
             table = self.game(game_id).table.undo()
             db.execute("DELETE FROM hands WHERE game_id = ? AND number = ?", (game_id, len(table.history) + 1))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return table
 
     def hand_details(self, game_id: int) -> list[dict | None]:
