@@ -63,10 +63,10 @@ def run_jsonl(stdin, stdout, rules: Rules) -> int:
         try:
             # The common line: plain codes, no duplicates. Anything else takes the
             # careful path, which also words the error.
-            mask = 0
+            # A sum of distinct bits has as many bits set as there are tokens; a duplicate
+            # carries into fewer, so the count check below also catches duplicates.
             try:
-                for t in tokens:
-                    mask |= bits[t]
+                mask = sum(map(bits.__getitem__, tokens))
             except KeyError:
                 mask = -1
             if mask > 0 and len(tokens) in HAND_SIZES and mask.bit_count() == len(tokens):

@@ -135,32 +135,28 @@ def _codes_text(codes: list[str]) -> str:
     return '["' + '", "'.join(codes) + '"]' if codes else "[]"
 
 
-# JSON text of the codes of one suit's cards, by the suit's 13-bit mask (lazily filled).
-_SUIT_TEXT: list[list[str | None]] = [[None] * 8192 for _ in range(4)]
+def _suit_fragments(suit: int) -> list[str]:
+    """For each 13-bit mask of one suit: ``, "AS", "3S"`` (its codes, each after ", "), or "".
+
+    All 8,192 are built at import (a few ms, each from a smaller one): filling them lazily
+    cost more over a stream of random hands than building them all once.
+    """
+    code_text = [f', "{CODES[13 * suit + r]}"' for r in range(13)]
+    out = [""] * 8192
+    for bits in range(1, 8192):
+        high = bits.bit_length() - 1
+        out[bits] = out[bits ^ (1 << high)] + code_text[high]
+    return out
 
 
-def _suit_text(suit: int, bits: int) -> str:
-    text = _SUIT_TEXT[suit][bits]
-    if text is None:
-        text = ", ".join(f'"{CODES[13 * suit + r]}"' for r in range(13) if bits >> r & 1)
-        _SUIT_TEXT[suit][bits] = text
-    return text
+_SUIT_TEXT: tuple[list[str], ...] = tuple(_suit_fragments(s) for s in range(4))
 
 
 def _mask_text(mask: int) -> str:
-    """The JSON list of the codes of ``mask`` (deck order), from one cached fragment per suit."""
+    """The JSON list of the codes of ``mask`` (deck order), from one fragment per suit."""
     t0, t1, t2, t3 = _SUIT_TEXT
-    a, b, c, d = mask & 0x1FFF, mask >> 13 & 0x1FFF, mask >> 26 & 0x1FFF, mask >> 39
-    sa, sb, sc, sd = t0[a], t1[b], t2[c], t3[d]
-    if sa is None:
-        sa = _suit_text(0, a)
-    if sb is None:
-        sb = _suit_text(1, b)
-    if sc is None:
-        sc = _suit_text(2, c)
-    if sd is None:
-        sd = _suit_text(3, d)
-    return "[" + ", ".join([t for t in (sa, sb, sc, sd) if t]) + "]"
+    text = t0[mask & 0x1FFF] + t1[mask >> 13 & 0x1FFF] + t2[mask >> 26 & 0x1FFF] + t3[mask >> 39]
+    return "[" + text[2:] + "]"
 
 
 _MELDS_TEXT: dict[tuple[int, ...], str] = {}
