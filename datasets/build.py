@@ -5,7 +5,7 @@ number of workers), parallel, with a progress bar.
 Layout written under OUT::
 
     images/{train,val}/NNNNNN.jpg   labels/{train,val}/NNNNNN.txt   data.yaml
-    crops/{train,val}-SSS.npz       (x: uint8 (N, 32, 32), y: int16 card class, 52 = no index)
+    crops/{train,val}-SSS.npz       (x: uint8 BGR (N, 32, 32, 3), y: int16 card class, 52 = no index)
 
 Label classes are the 52 cards in the engine's order (``CLASS_NAMES``); the detector is
 trained on them as one class, the classifier reads the card.
@@ -47,7 +47,7 @@ def _init(deck_names: list[str], procedural: int, height: int) -> None:
 
 
 def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3) -> tuple[list, list]:
-    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    image = scene.image
     xs, ys = [], []
     boxes = []
     for label in scene.labels:
@@ -59,9 +59,9 @@ def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3)
             k = rng.uniform(0.9, 1.12)
             cx, cy = (x1 + x2) / 2 + jx, (y1 + y2) / 2 + jy
             box = (cx - w * k / 2, cy - h * k / 2, cx + w * k / 2, cy + h * k / 2)
-            xs.append(crop_square(gray, box))
+            xs.append(crop_square(image, box))
             ys.append(CLASS_ID[label.card])
-    size = gray.shape[0]
+    size = image.shape[0]
     sides = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [size * 0.05]
     for _ in range(per_scene_negatives):
         side = float(rng.choice(sides)) * rng.uniform(0.7, 1.5)
@@ -69,7 +69,7 @@ def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3)
         box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
         if any(iou(box, b) > 0.1 for b in boxes):
             continue
-        xs.append(crop_square(gray, box))
+        xs.append(crop_square(image, box))
         ys.append(NONE_CLASS)
     return xs, ys
 

@@ -2,11 +2,12 @@
 corner index.
 
 Scene kinds (see :data:`KINDS`): a hand fanned in a fist, cards spread on a table, one card
-held up, two hands laid out at showdown. Each card is placed by a 3x3 transform (rotation,
-scale, position, then one perspective for the whole photo); an index's label is its box
-from the deck's own geometry carried through that transform, measured on the pixels still
-showing (cards above it, fingers and the frame edge cover it). A label is dropped when less
-than :data:`MIN_VISIBLE` of its index shows. Then light, glare, shadow, blur, noise and JPEG.
+held up, two hands laid out at showdown, and a phone close-up of one to three big cards.
+Each card is placed by a 3x3 transform (rotation, scale, position, then one perspective for
+the whole photo); an index's label is its box from the deck's own geometry carried through
+that transform, measured on the pixels still showing (cards above it, fingers and the frame
+edge cover it). A label is dropped when less than :data:`MIN_VISIBLE` of its index shows.
+Then light, glare, shadow, blur, noise and JPEG; a fifth of the photos as from a dim webcam.
 Never mirrored: a flipped card shows glyphs that no real card has.
 """
 
@@ -20,7 +21,7 @@ import numpy as np
 from datasets.backgrounds import Backgrounds
 from datasets.decks import Deck
 
-KINDS = {"fan": 0.32, "spread": 0.30, "single": 0.20, "showdown": 0.18}
+KINDS = {"fan": 0.26, "spread": 0.24, "single": 0.14, "showdown": 0.12, "closeup": 0.24}
 MIN_VISIBLE = 0.6  # share of an index's area that must show for it to be labelled
 FINGER = -2  # owner id of pixels covered by a finger
 OUTSIDE = -3
@@ -119,7 +120,23 @@ def layout_showdown(rng, face_hw, size):
     return out
 
 
-LAYOUTS = {"fan": layout_fan, "spread": layout_spread, "single": layout_single, "showdown": layout_showdown}
+def layout_closeup(rng, face_hw, size):
+    """A phone close-up: one to three big cards (an index 60-180 px), often cut by the frame,
+    the phone held roughly square to the table."""
+    n = 1 if rng.random() < 0.6 else int(rng.integers(2, 4))
+    height = size * rng.uniform(0.6, 1.6)
+    base = 90 * int(rng.integers(4)) + rng.normal(0, 12)
+    out = []
+    for _ in range(n):
+        cx, cy = size / 2 + rng.normal(0, 0.22 * size, 2)
+        out.append(_place(face_hw, height, base + rng.normal(0, 10), cx, cy))
+    return out
+
+
+LAYOUTS = {"fan": layout_fan, "spread": layout_spread, "single": layout_single, "showdown": layout_showdown,
+           "closeup": layout_closeup}
+# How far the camera may lean (share of the frame each corner moves): a phone over a card leans most.
+PERSPECTIVE = {"closeup": (0.03, 0.2)}
 
 
 def _perspective(rng: np.random.Generator, size: int, strength: float) -> np.ndarray:
@@ -187,8 +204,13 @@ def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     size = img.shape[0]
-    if rng.random() < 0.35:  # a low-resolution camera
-        k = rng.uniform(0.35, 0.8)
+    webcam = rng.random() < 0.2  # a cheap webcam in a dim room: few pixels, much noise, washed colour
+    if webcam:
+        img = (img.astype(np.float32) * rng.uniform(0.45, 0.8) + rng.uniform(10, 40))
+        grey = img.mean(2, keepdims=True)
+        img = np.clip(grey + (img - grey) * rng.uniform(0.4, 0.9), 0, 255).astype(np.uint8)
+    if webcam or rng.random() < 0.35:  # a low-resolution camera
+        k = rng.uniform(0.3, 0.55) if webcam else rng.uniform(0.35, 0.8)
         small = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     r = rng.random()
@@ -201,7 +223,7 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (n, n))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
-    sigma = rng.uniform(0, 10)
+    sigma = rng.uniform(5, 16) if webcam else rng.uniform(0, 10)
     if sigma > 1:
         noise = rng.standard_normal(img.shape, dtype=np.float32) * sigma
         img = np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
@@ -247,7 +269,7 @@ def make_scene(
     face_hw = first.shape[:2]
     transforms = LAYOUTS[kind](rng, face_hw, size)
     chosen = [codes[i] for i in rng.permutation(len(codes))[: len(transforms)]]
-    persp = np.eye(3) if clean else _perspective(rng, size, rng.uniform(0.0, 0.12))
+    persp = np.eye(3) if clean else _perspective(rng, size, rng.uniform(*PERSPECTIVE.get(kind, (0.0, 0.12))))
     canvas = backgrounds.sample(rng, size)
     if not clean and rng.random() < 0.5:
         _distractors(rng, canvas)

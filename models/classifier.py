@@ -1,4 +1,4 @@
-"""The card classifier: a small CNN that reads one corner index from a 32x32 grey crop.
+"""The card classifier: a small CNN that reads one corner index from a 32x32 colour crop.
 
 53 outputs: the 52 cards (engine order, class = suit * 13 + rank) and "no index", so that
 the detector's false alarms (a pip, a letter on the table) can be thrown out. The crops
@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 
 NUM_CLASSES = 53
+CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, hearts as diamonds)
 
 
-def build_model():
+def build_model(channels: int = CHANNELS):
     import torch.nn as nn
 
     def block(cin: int, cout: int, stride: int) -> list:
@@ -28,7 +29,7 @@ def build_model():
 
     # About 9 million multiply-adds a crop: thousands of crops a second to train on a CPU.
     return nn.Sequential(
-        *block(1, 16, 1), *block(16, 32, 2),  # 16x16
+        *block(channels, 16, 1), *block(16, 32, 2),  # 16x16
         *block(32, 32, 1), *block(32, 64, 2),  # 8x8
         *block(64, 64, 1), *block(64, 128, 2),  # 4x4
         *block(128, 128, 1),
@@ -44,15 +45,21 @@ def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
         ys.append(d["y"])
     if not xs:
         raise FileNotFoundError(f"no {split} crops in {folder}")
-    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+    x = np.concatenate(xs)
+    if x.ndim != 4 or x.shape[-1] != CHANNELS:
+        raise ValueError(f"the crops in {folder} are {x.shape[1:]}, not colour (S, S, {CHANNELS}): they were "
+                         "written by an older `ginsight dataset`; write the data set again")
+    return x, np.concatenate(ys).astype(np.int64)
 
 
 def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
-    """Further turns, light, blur, noise and polarity on uint8 crops (N, S, S)."""
+    """Further turns, light, white balance, washed colour, blur and noise on uint8 BGR crops
+    (N, S, S, 3). Never inverted: that would turn red indices cyan, which no deck prints (the
+    dark-faced decks with light indices are in the data set itself)."""
     import cv2
 
     out = np.empty_like(batch)
-    n, s, _ = batch.shape
+    n, s = batch.shape[:2]
     for i in range(n):
         img = batch[i]
         k = int(rng.integers(4))
@@ -64,11 +71,13 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
             img = cv2.warpAffine(img, m, (s, s), borderMode=cv2.BORDER_REPLICATE)
         if rng.random() < 0.3:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
-        f = img.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-40, 40)
+        f = img.astype(np.float32) * rng.uniform(0.6, 1.3) * rng.normal(1, 0.08, 3).astype(np.float32)
+        f += rng.uniform(-40, 40)
+        if rng.random() < 0.3:  # washed-out colour, as from a cheap webcam
+            grey = f.mean(2, keepdims=True)
+            f = grey + (f - grey) * rng.uniform(0.2, 0.9)
         if rng.random() < 0.5:
             f += rng.normal(0, rng.uniform(1, 12), f.shape)
-        if rng.random() < 0.15:
-            f = 255 - f  # light indices on dark decks
         out[i] = np.clip(f, 0, 255).astype(np.uint8)
     return out
 
@@ -90,9 +99,13 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     history = []
     if resume is not None and Path(resume).exists():
         state = torch.load(resume, map_location="cpu")
-        model.load_state_dict(state["model"])
-        history = state.get("history", [])
-        log(f"resumed from {resume} ({len(history)} epochs before)")
+        first = next(v for k, v in state["model"].items() if k.endswith("weight"))
+        if first.shape[1] != CHANNELS:
+            log(f"{resume} reads {first.shape[1]}-channel crops, this model {CHANNELS}: training afresh")
+        else:
+            model.load_state_dict(state["model"])
+            history = state.get("history", [])
+            log(f"resumed from {resume} ({len(history)} epochs before)")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(x_train) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
@@ -146,6 +159,6 @@ def export_onnx(model, path: Path) -> None:
     from vision.crops import CROP
 
     model.eval()
-    dummy = torch.zeros(1, 1, CROP, CROP)
+    dummy = torch.zeros(1, CHANNELS, CROP, CROP)
     torch.onnx.export(model, dummy, str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)

@@ -10,9 +10,10 @@ CROP = 32  # side of the classifier's input, pixels
 MARGIN = 1.15  # the crop is this much larger than the index box's longer side
 
 
-def crop_square(gray: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
+def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
                 margin: float = MARGIN) -> np.ndarray:
-    """A square patch around ``box`` (x1, y1, x2, y2), resized to ``size``; grey uint8.
+    """A square patch around ``box`` (x1, y1, x2, y2), resized to ``size``; uint8, with the
+    image's channels (the classifier reads BGR colour: red and black suits differ by it).
 
     The square keeps the index's shape whatever its rotation; outside the photo the edge
     pixels are repeated.
@@ -23,13 +24,21 @@ def crop_square(gray: np.ndarray, box: tuple[float, float, float, float], size: 
     k = size / side
     m = np.float32([[k, 0, size / 2 - k * cx], [0, k, size / 2 - k * cy]])
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(gray, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_grey(patches: np.ndarray) -> np.ndarray:
+    """BGR patches (N, S, S, 3) -> grey (N, S, S), as OpenCV weighs the channels."""
+    return (patches.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])).round().astype(np.uint8)
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:
-    """uint8 patches (N, S, S) -> float32 (N, 1, S, S), each patch's contrast stretched."""
+    """uint8 patches (N, S, S) grey or (N, S, S, 3) BGR -> float32 (N, C, S, S) in [-1, 1], each
+    patch's contrast stretched (the same stretch on every channel, so that its colour stays)."""
     x = patches.astype(np.float32)
-    lo = np.percentile(x, 2, axis=(1, 2), keepdims=True)
-    hi = np.percentile(x, 98, axis=(1, 2), keepdims=True)
+    if x.ndim == 3:
+        x = x[..., None]
+    lo = np.percentile(x, 2, axis=(1, 2, 3), keepdims=True)
+    hi = np.percentile(x, 98, axis=(1, 2, 3), keepdims=True)
     x = (x - lo) / np.maximum(hi - lo, 16.0)
-    return np.clip(x, 0, 1)[:, None] * 2 - 1
+    return np.ascontiguousarray(np.clip(x, 0, 1).transpose(0, 3, 1, 2)) * 2 - 1

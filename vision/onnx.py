@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import normalise
+from vision.crops import normalise, to_grey
 
 
 def _session(path: Path, threads: int):
@@ -63,15 +63,21 @@ class IndexDetector:
 
 
 class IndexClassifier:
-    """48x48 grey crops -> probabilities over 52 cards + "no index"."""
+    """Square BGR crops (N, S, S, 3) -> probabilities over 52 cards + "no index".
+
+    A model trained on grey crops (one input channel, before colour) is given grey ones.
+    """
 
     def __init__(self, path: Path, threads: int = 2) -> None:
         self.session = _session(path, threads)
         self.input = self.session.get_inputs()[0].name
+        self.channels = self.session.get_inputs()[0].shape[1]
 
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, 53), np.float32)
+        if self.channels == 1 and crops.ndim == 4:
+            crops = to_grey(crops)
         logits = self.session.run(None, {self.input: normalise(crops)})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
         return e / e.sum(1, keepdims=True)

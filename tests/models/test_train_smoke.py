@@ -73,7 +73,7 @@ def test_dataset_labels_are_yolo_and_reproducible(tiny_data, tmp_path):
     for f in sorted((tiny_data / "labels").rglob("*.txt")):
         assert (again / f.relative_to(tiny_data)).read_text() == f.read_text()
     a = np.load(next((tiny_data / "crops").glob("train-*.npz")))
-    assert a["x"].shape[1:] == (32, 32) and a["y"].max() <= 52
+    assert a["x"].shape[1:] == (32, 32, 3) and a["y"].max() <= 52  # colour crops
 
 
 def test_procedural_deck_is_used(tiny_data):

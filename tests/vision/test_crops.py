@@ -1,0 +1,51 @@
+"""Cutting index crops for the classifier: shape, colour kept, grey for a grey model."""
+
+import cv2
+import numpy as np
+
+from vision.crops import CROP, crop_square, normalise, to_grey
+
+
+def _photo():
+    img = np.full((200, 300, 3), 255, np.uint8)
+    cv2.putText(img, "7", (40, 80), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (0, 0, 200), 3)  # a red index
+    cv2.putText(img, "7", (200, 80), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (0, 0, 0), 3)  # a black one
+    return img
+
+
+def test_crop_keeps_the_channels():
+    img = _photo()
+    assert crop_square(img, (35, 40, 75, 90)).shape == (CROP, CROP, 3)
+    assert crop_square(img[..., 0], (35, 40, 75, 90)).shape == (CROP, CROP)
+
+
+def test_crop_outside_the_photo_repeats_the_edge():
+    img = _photo()
+    patch = crop_square(img, (-50, -50, -10, -10))
+    assert patch.shape == (CROP, CROP, 3) and (patch == 255).all()
+
+
+def test_normalise_keeps_red_apart_from_black():
+    img = _photo()
+    red, black = crop_square(img, (35, 40, 75, 90)), crop_square(img, (195, 40, 235, 90))
+    x = normalise(np.stack([red, black]))
+    assert x.shape == (2, 3, CROP, CROP) and x.dtype == np.float32
+    assert x.min() >= -1 and x.max() <= 1
+    # The darkest pixel of the red 7 keeps its red channel high; the black 7's does not.
+    dark_red = np.unravel_index(x[0].sum(0).argmin(), (CROP, CROP))
+    dark_black = np.unravel_index(x[1].sum(0).argmin(), (CROP, CROP))
+    assert x[0][2][dark_red] > x[0][0][dark_red] + 0.5
+    assert abs(x[1][2][dark_black] - x[1][0][dark_black]) < 0.2
+
+
+def test_normalise_grey_gives_one_channel():
+    x = normalise(np.zeros((4, CROP, CROP), np.uint8))
+    assert x.shape == (4, 1, CROP, CROP)
+
+
+def test_to_grey_is_opencvs_grey():
+    rng = np.random.default_rng(0)
+    patches = rng.integers(0, 256, (3, CROP, CROP, 3), dtype=np.uint8)
+    ours = to_grey(patches).astype(int)
+    theirs = np.stack([cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) for p in patches]).astype(int)
+    assert np.abs(ours - theirs).max() <= 1
