@@ -100,6 +100,9 @@ def real_reader() -> None:
                     pytrace=False)
 
 
+SERVER_LOGS: list[Path] = []  # the app server's output, shown when a test fails on it
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -113,6 +116,7 @@ def server(tmp_path_factory) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "GINSIGHT_DB": str(tmp / "scoresheet.sqlite3"), "PYTHONUNBUFFERED": "1"}
     log = (tmp / "streamlit.log").open("w")
+    SERVER_LOGS.append(tmp / "streamlit.log")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
@@ -305,11 +309,29 @@ def test_game_and_showdown(page):
     screenshot(page, "game.png")
 
 
+def why_not(page, console: list[str], what: str) -> str:
+    """What the page, the browser console and the app server said: for a failure message."""
+    server = SERVER_LOGS[-1].read_text()[-4000:] if SERVER_LOGS else "(no server log)"
+    return (f"{what}\n--- page ---\n{page.locator('body').inner_text()[-2000:]}\n--- browser console ---\n"
+            + "\n".join(console[-40:]) + f"\n--- streamlit server ---\n{server}")
+
+
 def test_live_camera(page, real_reader):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    console: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
     open_page(page, "/live")
     frame = page.frame_locator('iframe[title="streamlit_webrtc.component.webrtc_streamer"]')
     frame.get_by_role("button", name=re.compile("start", re.I)).click()
-    page.get_by_text(re.compile(r"cards? in view \(frame \d+")).wait_for(timeout=120_000)
+    t0 = time.monotonic()
+    try:
+        page.get_by_text(re.compile(r"cards? in view \(frame \d+")).wait_for(timeout=120_000)
+    except PlaywrightTimeout:
+        video = frame.locator("video")
+        state = video.first.evaluate("v => [v.readyState, v.videoWidth, v.currentTime]") if video.count() else None
+        pytest.fail(why_not(page, console, f"no frame read {time.monotonic() - t0:.0f} s after START; "
+                                           f"video [readyState, width, time]: {state}"), pytrace=False)
     frame.locator("video").first.wait_for()
     assert frame.locator("video").first.evaluate("v => v.readyState") >= 2  # the drawn frames come back
     time.sleep(3)  # a few more frames: the codes drawn, the melds and advice beside
