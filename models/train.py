@@ -100,8 +100,11 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
     previous = WEIGHTS / "classifier.pt"
     metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads,
                                resume=previous if resume and previous.exists() else None, log=log)
+    from models.classifier import CHANNELS
+    from vision.crops import CROP
+
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
-             "epochs": epochs, "resumed": bool(resume and previous.exists()),
+             "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": epochs, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry)
     return entry

@@ -31,6 +31,7 @@ class Settings:
     """Thresholds of the reader (kept with the weights in ``reader.json``)."""
 
     det_conf: float = 0.15  # detector boxes kept for reading
+    det_scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved for big close-up indices
     min_index: float = 0.35  # an index read with less than this is dropped
     min_card: float = 0.5  # a card with less than this is not reported
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
@@ -41,7 +42,8 @@ class Settings:
         path = folder / "reader.json"
         if path.exists():
             data = json.loads(path.read_text())
-            return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+            kept = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in cls.__dataclass_fields__}
+            return cls(**kept)
         return cls()
 
 
@@ -68,7 +70,7 @@ class Reader:
         self.settings = Settings.load(folder)
 
     def read_indices(self, img: np.ndarray) -> list[IndexRead]:
-        boxes, scores = self.detector(img, conf=self.settings.det_conf)
+        boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=self.settings.det_scales)
         if len(boxes) == 0:
             return []
         crops = np.stack([crop_square(img, tuple(b)) for b in boxes])

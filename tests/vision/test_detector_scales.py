@@ -1,0 +1,81 @@
+"""The detector's look at several scales: boxes found in a shrunk photo map back to the
+photo's own pixels, and one NMS runs over all scales."""
+
+import numpy as np
+
+from vision.onnx import IndexDetector, letterbox
+
+
+class _FakeInput:
+    def __init__(self, shape):
+        self.name, self.shape = "images", shape
+
+
+class _FakeSession:
+    """Always finds one index at the centre of its input, 20x20 input pixels, score 0.9."""
+
+    def __init__(self, shape):
+        self.shape = shape
+        self.seen = []
+
+    def get_inputs(self):
+        return [_FakeInput(self.shape)]
+
+    def run(self, _names, feed):
+        x = feed["images"]
+        self.seen.append(x.shape)
+        size = x.shape[-1]
+        out = np.zeros((1, 5, 1), np.float32)
+        out[0, :, 0] = [size / 2, size / 2, 20, 20, 0.9]
+        return [out]
+
+
+def _detector(shape) -> IndexDetector:
+    det = IndexDetector.__new__(IndexDetector)
+    det.session = _FakeSession(shape)
+    det.input = "images"
+    det.dynamic = not isinstance(shape[-1], int)
+    det.imgsz = 640 if det.dynamic else shape[-1]
+    return det
+
+
+def test_letterbox_fits_the_longer_side_and_centres():
+    img = np.zeros((400, 640, 3), np.uint8)
+    out, k, (left, top) = letterbox(img, 640, 320)
+    assert out.shape == (640, 640, 3) and k == 0.5
+    assert (left, top) == (160, 220)
+    assert (out[:220] == 114).all() and (out[220:420, 160:480] == 0).all()
+
+
+def test_boxes_of_the_halved_photo_map_back_to_the_photo_fixed_size_model():
+    det = _detector([1, 3, 640, 640])
+    img = np.zeros((640, 640, 3), np.uint8)
+    boxes, scores = det(img, conf=0.15, scales=(1.0, 0.5))
+    assert det.session.seen == [(1, 3, 640, 640), (1, 3, 640, 640)]  # a fixed size: padded
+    got = sorted(tuple(round(float(v), 3) for v in b) for b in boxes)
+    # Full scale: 20 px at the centre. Halved: 20 input px are 40 photo px, same centre.
+    assert got == [(300, 300, 340, 340), (310, 310, 330, 330)]
+    assert np.allclose(scores, 0.9)
+
+
+def test_a_dynamic_model_is_given_a_smaller_input_at_a_smaller_scale():
+    det = _detector([1, 3, "height", "width"])
+    img = np.zeros((480, 640, 3), np.uint8)
+    boxes, _ = det(img, conf=0.15, scales=(0.5,))
+    assert det.session.seen == [(1, 3, 320, 320)]
+    # The 640x480 photo is 320x240 inside 320x320 (top pad 40): the centre maps to (320, 240).
+    (x1, y1, x2, y2), = boxes
+    assert (x1 + x2) / 2 == 320 and (y1 + y2) / 2 == 240 and x2 - x1 == 40
+
+
+def test_one_nms_over_all_scales():
+    det = _detector([1, 3, 640, 640])
+    img = np.zeros((640, 640, 3), np.uint8)
+    boxes, _ = det(img, conf=0.15, scales=(1.0, 0.98))  # nearly the same box twice: one kept
+    assert len(boxes) == 1
+
+
+def test_nothing_above_the_threshold_gives_no_boxes():
+    det = _detector([1, 3, 640, 640])
+    boxes, scores = det(np.zeros((64, 64, 3), np.uint8), conf=0.95, scales=(1.0, 0.5))
+    assert boxes.shape == (0, 4) and scores.shape == (0,)
