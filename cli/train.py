@@ -9,7 +9,7 @@ from engine.errors import GinsightError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, metavar="DIR", help="a folder written by `ginsight dataset`")
+    parser.add_argument("--data", metavar="DIR", help="a folder written by `ginsight dataset`")
     parser.add_argument("--what", choices=("both", "detector", "classifier"), default="both")
     parser.add_argument("--epochs", type=int, default=10, help="detector epochs (default 10)")
     parser.add_argument("--cls-epochs", type=int, default=6, help="classifier epochs (default 6)")
@@ -21,12 +21,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="go on from the shipped weights (models/weights) instead of from scratch")
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the training photos to use")
     parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
+    parser.add_argument("--export", action="store_true",
+                        help="only export models/weights/detector.pt to detector.onnx (no training)")
     parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.train import WEIGHTS, train_classifier_run, train_detector
+    from models.train import WEIGHTS, export_detector, train_classifier_run, train_detector
 
+    if args.export:
+        if not (WEIGHTS / "detector.pt").exists():
+            raise GinsightError(f"--export: no {WEIGHTS / 'detector.pt'} to export")
+        print(export_detector(WEIGHTS / "detector.pt"))
+        return 0
+    if not args.data:
+        raise GinsightError("--data DIR is required (a folder written by `ginsight dataset`)")
     data = Path(args.data)
     if not (data / "data.yaml").exists():
         raise GinsightError(f"{data} has no data.yaml: write one with `ginsight dataset --out {data} ...`")

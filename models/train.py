@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,8 +74,7 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
         metrics = {k: round(float(v), 4) for k, v in results.results_dict.items()}
     WEIGHTS.mkdir(parents=True, exist_ok=True)
     shutil.copy(best, WEIGHTS / "detector.pt")
-    onnx = YOLO(str(best)).export(format="onnx", imgsz=export_imgsz, simplify=False, dynamic=False, opset=17)
-    shutil.move(onnx, WEIGHTS / "detector.onnx")
+    export_detector(WEIGHTS / "detector.pt", export_imgsz)
     entry = {
         "model": "detector", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(data),
         "epochs": _epochs_run(run_dir) or epochs, "hours_budget": hours, "imgsz": imgsz, "batch": batch,
@@ -84,6 +84,21 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
     _append_history(entry)
     log(json.dumps(entry))
     return entry
+
+
+def export_detector(weights: Path, imgsz: int = 640) -> Path:
+    """``detector.pt`` -> ``models/weights/detector.onnx``, with a dynamic input size so that
+    the reader's half-scale look costs a quarter of the full one (``imgsz`` is the default)."""
+    offline_ultralytics()
+    from ultralytics import YOLO
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "detector.pt"  # Ultralytics writes the ONNX beside its input
+        shutil.copy(weights, copy)
+        onnx = YOLO(str(copy)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=True, opset=17)
+        WEIGHTS.mkdir(parents=True, exist_ok=True)
+        shutil.move(onnx, WEIGHTS / "detector.onnx")
+    return WEIGHTS / "detector.onnx"
 
 
 def _epochs_run(run_dir: Path) -> int | None:

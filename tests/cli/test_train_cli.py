@@ -1,0 +1,22 @@
+"""``ginsight train``'s bad usage: one line naming what is wrong, exit 2 (no training here)."""
+
+from cli.main import main
+
+
+def test_train_without_data_says_so(capsys):
+    assert main(["train"]) == 2
+    err = capsys.readouterr().err
+    assert "--data DIR is required" in err and err.count("\n") == 1
+
+
+def test_train_on_a_folder_without_data_yaml(tmp_path, capsys):
+    assert main(["train", "--data", str(tmp_path)]) == 2
+    assert "has no data.yaml" in capsys.readouterr().err
+
+
+def test_export_without_weights_says_so(tmp_path, monkeypatch, capsys):
+    import models.train as train
+
+    monkeypatch.setattr(train, "WEIGHTS", tmp_path)
+    assert main(["train", "--export"]) == 2
+    assert "no " + str(tmp_path / "detector.pt") in capsys.readouterr().err
