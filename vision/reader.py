@@ -32,6 +32,7 @@ class Settings:
 
     det_conf: float = 0.15  # detector boxes kept for reading
     det_scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved for big close-up indices
+    cls_turns: int = 4  # each index read at four quarter turns, probabilities averaged
     min_index: float = 0.35  # an index read with less than this is dropped
     min_card: float = 0.5  # a card with less than this is not reported
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
@@ -74,7 +75,7 @@ class Reader:
         if len(boxes) == 0:
             return []
         crops = np.stack([crop_square(img, tuple(b)) for b in boxes])
-        probs = self.classifier(crops)
+        probs = self.classifier(crops, turns=self.settings.cls_turns)
         out = []
         for box, score, p in zip(boxes, scores, probs, strict=True):
             k = int(p.argmax())

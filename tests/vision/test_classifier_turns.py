@@ -1,0 +1,62 @@
+"""Reading each index crop at several turns and averaging."""
+
+import numpy as np
+import pytest
+
+from vision.onnx import IndexClassifier
+
+
+class _Input:
+    name, shape = "crops", [None, 3, 32, 32]
+
+
+class _Session:
+    """Class 0 when the crop's top-left quarter is the bright part, else class 1."""
+
+    def __init__(self):
+        self.batches = []
+
+    def get_inputs(self):
+        return [_Input()]
+
+    def run(self, _names, feed):
+        x = feed["crops"]
+        self.batches.append(len(x))
+        top_left = x[:, :, :16, :16].mean((1, 2, 3)) > 0
+        logits = np.where(top_left[:, None], [[20.0, 0.0]], [[0.0, 20.0]])
+        return [np.pad(logits, ((0, 0), (0, 51)), constant_values=-20.0)]
+
+
+def _classifier():
+    clf = IndexClassifier.__new__(IndexClassifier)
+    clf.session, clf.input, clf.channels = _Session(), "crops", 3
+    return clf
+
+
+def _crop():
+    crop = np.zeros((32, 32, 3), np.uint8)
+    crop[:16, :16] = 255  # bright top-left: class 0 upright, class 1 at every other turn
+    return crop
+
+
+def test_one_turn_reads_the_crop_as_it_is():
+    p = _classifier()(np.stack([_crop()]))
+    assert p.shape == (1, 53) and p[0].argmax() == 0 and p[0, 0] > 0.99
+
+
+def test_four_turns_average_the_four_readings():
+    clf = _classifier()
+    p = clf(np.stack([_crop(), _crop()]), turns=4)
+    assert clf.session.batches == [8]  # one run for all turns of all crops
+    assert p.shape == (2, 53)
+    assert np.allclose(p[:, 0], 0.25, atol=1e-3) and np.allclose(p[:, 1], 0.75, atol=1e-3)
+
+
+def test_two_turns_are_half_turns():
+    p = _classifier()(np.stack([_crop()]), turns=2)
+    assert np.allclose(p[0, :2], [0.5, 0.5], atol=1e-3)
+
+
+def test_other_turns_are_refused():
+    with pytest.raises(ValueError, match="turns must be 1, 2 or 4"):
+        _classifier()(np.stack([_crop()]), turns=3)
