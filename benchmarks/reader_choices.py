@@ -1,0 +1,77 @@
+"""The figures behind two choices of the reader, measured on synthetic validation data only
+(never on ../shared/real-dev):
+
+1. the detector's recall by index size when it looks at the photo at full scale only, and at
+   full and half scale (``Settings.det_scales``);
+2. the classifier's top-1 on the validation crops when each crop is read once, at two half
+   turns, or at four quarter turns (``Settings.cls_turns``).
+
+    python benchmarks/reader_choices.py --data data/synth2 [--photos 300] [--weights models/weights]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from models.classifier import load_crops  # noqa: E402
+from vision.evaluate import iou  # noqa: E402
+from vision.onnx import IndexClassifier, IndexDetector  # noqa: E402
+
+BUCKETS = ((0, 40, "< 40 px"), (40, 80, "40-80 px"), (80, 10_000, ">= 80 px"))
+
+
+def detector_recall(det: IndexDetector, photos: list[Path], scales: tuple[float, ...]) -> dict[str, tuple[int, float]]:
+    found = {name: [0, 0] for *_, name in BUCKETS}
+    for photo in photos:
+        img = cv2.imread(str(photo))
+        h, w = img.shape[:2]
+        boxes, _ = det(img, conf=0.15, scales=scales)
+        label = photo.parent.parent.parent / "labels" / photo.parent.name / (photo.stem + ".txt")
+        for line in label.read_text().split("\n"):
+            if not line.strip():
+                continue
+            _, cx, cy, bw, bh = map(float, line.split())
+            truth = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+            side = max(bw * w, bh * h)
+            name = next(n for lo, hi, n in BUCKETS if lo <= side < hi)
+            found[name][0] += 1
+            found[name][1] += any(iou(truth, b) >= 0.5 for b in boxes)
+    return {name: (n, hit / max(n, 1)) for name, (n, hit) in found.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, type=Path, help="a folder written by `ginsight dataset`")
+    parser.add_argument("--photos", type=int, default=300, help="validation photos for the detector (default 300)")
+    parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
+    args = parser.parse_args()
+
+    det = IndexDetector(args.weights / "detector.onnx")
+    photos = sorted((args.data / "images" / "val").glob("*.jpg"))[: args.photos]
+    print(f"Detector recall at IoU 0.5 by index size (longer side), {len(photos)} synthetic validation photos")
+    print("| scales | " + " | ".join(n for *_, n in BUCKETS) + " |")
+    print("|---|" + "---|" * len(BUCKETS))
+    for scales in ((1.0,), (1.0, 0.5)):
+        got = detector_recall(det, photos, scales)
+        print(f"| {', '.join(map(str, scales))} | " + " | ".join(f"{r:.3f} (n={n})" for n, r in got.values()) + " |")
+
+    x, y = load_crops(args.data / "crops", "val")
+    clf = IndexClassifier(args.weights / "classifier.onnx")
+    print(f"\nClassifier top-1 on {len(y)} synthetic validation crops")
+    print("| turns | top-1 |")
+    print("|---|---|")
+    for turns in (1, 2, 4):
+        probs = np.concatenate([clf(x[i:i + 2048], turns=turns) for i in range(0, len(x), 2048)])
+        print(f"| {turns} | {(probs.argmax(1) == y).mean():.3f} |")
+
+
+if __name__ == "__main__":
+    main()
