@@ -40,10 +40,11 @@ class IndexDetector:
     """YOLO exported to ONNX: image -> index boxes (x1, y1, x2, y2) and scores.
 
     ``scales``: the photo is looked at once per scale, then one NMS over all the boxes. At 0.5
-    the big indices of a close-up come out at the sizes most of the training indices have (a
-    detector trained on synthetic photos finds half the indices over 80 px at full scale, nine
-    in ten at half: see the model card). A model exported with a dynamic input size is given a
-    smaller input at a smaller scale; a fixed-size one, the shrunk photo padded.
+    the big indices of a close-up come out at the sizes most of the training indices have (on
+    synthetic validation photos the shipped detector finds 82% of the indices over 80 px at
+    full scale, 95% with the half look too: ``benchmarks/reader_choices.py``). A model exported
+    with a dynamic input size is given a smaller input at a smaller scale; a fixed-size one, the
+    shrunk photo padded.
     """
 
     def __init__(self, path: Path, imgsz: int = 640, threads: int = 2) -> None:
@@ -94,7 +95,8 @@ class IndexClassifier:
     def __call__(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:
         """``turns``: 1 reads each crop as it is; 2 or 4 also read it turned by half or quarter
         turns and average the probabilities (the network learnt every rotation; on synthetic
-        validation crops, four turns read 86.8% right against 84.4% for one)."""
+        validation crops, four turns read 87.6% right against 85.6% for one:
+        ``benchmarks/reader_choices.py``)."""
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns}")
         if len(crops) == 0:

@@ -1,8 +1,8 @@
 """The shipped models (models/weights) read real photos from tests/fixtures/real-dev.
 
-The reader's accuracy on real photos is far from its targets (see models/MODEL_CARD.md): this
-test pins what it does today, so that a change that breaks reading is seen, and is tightened
-as the model improves.
+The reader's accuracy on real photos is below its targets (see models/MODEL_CARD.md): these
+tests pin what the shipped weights do today (11 cards right, 5 wrong on these six photos), so
+that a change that breaks reading is seen; tighten them as the model improves.
 """
 
 from pathlib import Path
@@ -32,8 +32,33 @@ def test_reads_every_fixture_photo(reader):
             assert 0.5 <= card.confidence <= 1 and card.boxes
 
 
+def _photo(prefix: str):
+    (truth,) = [t for t in load_truth(FIXTURES) if t.image.name.startswith(prefix)]
+    return truth
+
+
 def test_reads_a_right_card_on_the_table_photo(reader):
-    (table,) = [t for t in load_truth(FIXTURES) if t.image.name.startswith("webcam_WIN__WIN_20240627_12_09_15")]
-    reading = reader.read(table.image)
-    right = set(reading.codes()) & table.codes
-    assert "AD" in right
+    table = _photo("webcam_WIN__WIN_20240627_12_09_15")
+    right = set(reader.read(table.image).codes()) & table.codes
+    assert {"AD", "AS", "8S"} <= right and len(right) >= 5
+
+
+def test_reads_the_phone_close_up_and_the_held_card_exactly(reader):
+    for prefix in ("phone_IMG_date__IMG_20220921_193944", "webcam_cardname_uuid__10d-65cfb2cc"):
+        truth = _photo(prefix)
+        assert set(reader.read(truth.image).codes()) == truth.codes, prefix
+
+
+def test_cards_on_a_table_read_with_nothing_wrong(reader):
+    table = _photo("webcam_WIN__WIN_20240627_12_29_57")
+    read = set(reader.read(table.image).codes())
+    assert read <= table.codes and len(read) >= 3
+
+
+def test_right_and_wrong_over_the_fixtures(reader):
+    right = wrong = 0
+    for t in load_truth(FIXTURES):
+        read = set(reader.read(t.image).codes())
+        right += len(read & t.codes)
+        wrong += len(read - t.codes)
+    assert right >= 10 and wrong <= 6, (right, wrong)
