@@ -75,6 +75,10 @@ def main() -> None:
                         help="end-to-end processes per side, taken in turns; the median is reported (default 5)")
     parser.add_argument("--kinds", default=",".join(GENERATORS), help="hand kinds to run (default all)")
     args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    unknown = [k for k in kinds if k not in GENERATORS]
+    if unknown:
+        parser.error(f"unknown hand kind {', '.join(unknown)} (kinds: {', '.join(GENERATORS)})")
 
     try:
         import pyspiel
@@ -93,7 +97,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     e2e_rows = []
     for kind, gen in GENERATORS.items():
-        if kind not in args.kinds.split(","):
+        if kind not in kinds:
             continue
         rng = random.Random(f"{args.seed}-{kind}")
         for size in (10, 11):

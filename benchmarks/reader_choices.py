@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -22,28 +23,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from models.classifier import load_crops  # noqa: E402
-from vision.evaluate import iou  # noqa: E402
+from vision.evaluate import Truth, iou, load_truth  # noqa: E402
 from vision.onnx import IndexClassifier, IndexDetector  # noqa: E402
 
 BUCKETS = ((0, 40, "< 40 px"), (40, 80, "40-80 px"), (80, 10_000, ">= 80 px"))
 
 
-def detector_recall(det: IndexDetector, photos: list[Path], scales: tuple[float, ...]) -> dict[str, tuple[int, float]]:
+def detector_recall(det: IndexDetector, truths: list[Truth], scales: tuple[float, ...]) -> dict[str, tuple[int, float]]:
     found = {name: [0, 0] for *_, name in BUCKETS}
-    for photo in photos:
-        img = cv2.imread(str(photo))
-        h, w = img.shape[:2]
-        boxes, _ = det(img, conf=0.15, scales=scales)
-        label = photo.parent.parent.parent / "labels" / photo.parent.name / (photo.stem + ".txt")
-        for line in label.read_text().split("\n"):
-            if not line.strip():
-                continue
-            _, cx, cy, bw, bh = map(float, line.split())
-            truth = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-            side = max(bw * w, bh * h)
+    for truth in truths:
+        boxes, _ = det(cv2.imread(str(truth.image)), conf=0.15, scales=scales)
+        for _, box in truth.boxes:
+            side = max(box[2] - box[0], box[3] - box[1])
             name = next(n for lo, hi, n in BUCKETS if lo <= side < hi)
             found[name][0] += 1
-            found[name][1] += any(iou(truth, b) >= 0.5 for b in boxes)
+            found[name][1] += any(iou(box, b) >= 0.5 for b in boxes)
     return {name: (n, hit / max(n, 1)) for name, (n, hit) in found.items()}
 
 
@@ -55,7 +49,8 @@ def main() -> None:
     args = parser.parse_args()
 
     det = IndexDetector(args.weights / "detector.onnx")
-    photos = sorted((args.data / "images" / "val").glob("*.jpg"))[: args.photos]
+    size = json.loads((args.data / "summary.json").read_text())["size"]  # every photo is size x size
+    photos = [t for t in load_truth(args.data, (size, size)) if t.group == "val"][: args.photos]
     print(f"Detector recall at IoU 0.5 by index size (longer side), {len(photos)} synthetic validation photos")
     print("| scales | " + " | ".join(n for *_, n in BUCKETS) + " |")
     print("|---|" + "---|" * len(BUCKETS))
