@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 def test_benchmark_script_runs():
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_deadwood.py"), "--n", "30"],
+        [sys.executable, str(ROOT / "benchmarks" / "bench_deadwood.py"), "--n", "30", "--e2e-runs", "2"],
         capture_output=True, text=True, check=False, cwd=ROOT, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
