@@ -12,28 +12,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", metavar="DIR", help="a folder written by `ginsight dataset`")
     parser.add_argument("--what", choices=("both", "detector", "classifier"), default="both")
     parser.add_argument("--epochs", type=int, default=10, help="detector epochs (default 10)")
-    parser.add_argument("--cls-epochs", type=int, default=6, help="classifier epochs (default 6)")
+    parser.add_argument("--cls-epochs", type=int, default=6,
+                        help="classifier epochs (default 6; the most, with --cls-minutes)")
+    parser.add_argument("--cls-minutes", type=float, help="classifier time budget in minutes")
     parser.add_argument("--imgsz", type=int, default=512, help="detector training size (default 512)")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--device", default="cpu", help="cpu (default), or a CUDA device such as 0")
     parser.add_argument("--threads", type=int, default=2, help="torch threads on the CPU (default 2)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="data-loading processes (default 0: none on a CPU; 8 for the detector on a GPU)")
     parser.add_argument("--resume", action="store_true",
                         help="go on from the shipped weights (models/weights) instead of from scratch")
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the training photos to use")
     parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
     parser.add_argument("--export", action="store_true",
-                        help="only export models/weights/detector.pt to detector.onnx (no training)")
+                        help="only export models/weights/{detector,classifier}.pt to ONNX (no training)")
+    parser.add_argument("--no-export", action="store_true",
+                        help="leave the ONNX files alone (export later with --export)")
     parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.train import WEIGHTS, export_detector, train_classifier_run, train_detector
+    from models.train import WEIGHTS, export_classifier, export_detector, train_classifier_run, train_detector
 
     if args.export:
-        if not (WEIGHTS / "detector.pt").exists():
-            raise GinsightError(f"--export: no {WEIGHTS / 'detector.pt'} to export")
+        missing = [name for name in ("detector.pt", "classifier.pt") if not (WEIGHTS / name).exists()]
+        if missing:
+            raise GinsightError(f"--export: no {' or '.join(str(WEIGHTS / m) for m in missing)} to export")
         print(export_detector(WEIGHTS / "detector.pt"))
+        print(export_classifier(WEIGHTS / "classifier.pt"))
         return 0
+    if args.cls_minutes is not None and args.cls_minutes <= 0:
+        raise GinsightError("--cls-minutes must be more than 0")
     if not args.data:
         raise GinsightError("--data DIR is required (a folder written by `ginsight dataset`)")
     data = Path(args.data)
@@ -42,12 +52,15 @@ def run(args: argparse.Namespace) -> int:
     if args.what in ("both", "classifier"):
         if not any((data / "crops").glob("train-*.npz")):
             raise GinsightError(f"{data}/crops has no training crops (was it written with --no-crops?)")
-        train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume)
+        train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
+                             device=args.device, workers=args.workers, minutes=args.cls_minutes,
+                             export=not args.no_export)
     if args.what in ("both", "detector"):
         resume_from = WEIGHTS / "detector.pt" if args.resume else None
         if args.resume and not resume_from.exists():
             raise GinsightError(f"--resume: no {resume_from} to go on from")
         train_detector(data / "data.yaml", epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                        device=args.device, threads=args.threads, resume_from=resume_from,
-                       project=Path(args.project), fraction=args.fraction, hours=args.hours)
+                       project=Path(args.project), fraction=args.fraction, hours=args.hours,
+                       workers=args.workers or None, export=not args.no_export)
     return 0

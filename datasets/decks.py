@@ -23,7 +23,6 @@ import numpy as np
 from PIL import Image
 
 from datasets.corner_index import deck_index_boxes, rescale_deck_boxes
-from datasets.deck_render import render_svg_faces
 from datasets.deck_sources import DECK_SPECS, PACKAGES, fetch_package, package_dir, package_info
 from datasets.procedural_deck import procedural_faces
 from engine.cards import CODES as CARD_CODES
@@ -140,6 +139,10 @@ def load_deck(name: str, cache_dir: Path | None = None, height: int = 320) -> De
     if cached is not None:
         faces, boxes = cached
     else:
+        # cairosvg only when a deck is not rendered yet: a machine given the rendered cache
+        # (the GPU machine, say) writes data sets without it.
+        from datasets.deck_render import render_svg_faces
+
         faces = render_svg_faces(spec, package_dir(cache_dir, spec.package), height)
         if height == REFERENCE_HEIGHT:
             boxes = deck_index_boxes(faces, spec.corners)

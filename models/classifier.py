@@ -82,16 +82,51 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
     return out
 
 
+def lr_at(progress: float, max_lr: float, warmup: float = 0.15) -> float:
+    """One cycle over ``progress`` in [0, 1] (steps done, or time spent, over the whole run):
+    a linear warm-up from max/25, then a cosine down to max/1e4."""
+    p = min(max(progress, 0.0), 1.0)
+    if p < warmup:
+        return max_lr * (1 / 25 + (1 - 1 / 25) * p / warmup)
+    q = (p - warmup) / (1 - warmup)
+    return max_lr * (1e-4 + (1 - 1e-4) * 0.5 * (1 + math.cos(math.pi * q)))
+
+
+class _Batches:
+    """Augmented, normalised training batches, so that a torch DataLoader can make them in
+    worker processes (the augmentation, not the network, is the cost on a GPU)."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, order: np.ndarray, batch: int, seed: int):
+        self.x, self.y, self.order, self.batch, self.seed = x, y, order, batch, seed
+
+    def __len__(self) -> int:
+        return math.ceil(len(self.order) / self.batch)
+
+    def __getitem__(self, i: int):
+        from vision.crops import normalise
+
+        idx = self.order[i * self.batch:(i + 1) * self.batch]
+        rng = np.random.default_rng([self.seed, i])
+        return normalise(augment(rng, self.x[idx])), self.y[idx]
+
+
 def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: int = 256, lr: float = 3e-3,
-                     threads: int = 2, seed: int = 0, resume: Path | None = None, log=print) -> dict:
-    """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics."""
+                     threads: int = 2, seed: int = 0, resume: Path | None = None, device: str = "cpu",
+                     workers: int = 0, minutes: float | None = None, export: bool = True, log=print) -> dict:
+    """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics.
+
+    ``device``: "cpu" or a CUDA device ("0", "cuda:0"). ``workers``: processes that augment
+    batches (0: in this process). ``minutes``: a time budget; the learning rate then follows
+    the time spent, and training stops when it is used up (``epochs`` is then the most).
+    ``export``: write ``classifier.onnx`` too (off where ONNX export is not wanted, e.g. on a
+    borrowed GPU machine; ``ginsight train --export`` does it later).
+    """
     import torch
     import torch.nn.functional as F
 
-    from vision.crops import normalise
-
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
+    dev = torch.device("cpu" if device == "cpu" else (device if str(device).startswith("cuda") else f"cuda:{device}"))
     rng = np.random.default_rng(seed)
     x_train, y_train = load_crops(crops_dir, "train")
     x_val, y_val = load_crops(crops_dir, "val")
@@ -106,33 +141,50 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             model.load_state_dict(state["model"])
             history = state.get("history", [])
             log(f"resumed from {resume} ({len(history)} epochs before)")
+    model.to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps = epochs * math.ceil(len(x_train) / batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
+    steps_per_epoch = math.ceil(len(x_train) / batch)
+    total_steps = max(epochs * steps_per_epoch, 1)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    run_start, step = time.time(), 0
+    budget = minutes * 60 if minutes else None
+
+    def progress() -> float:
+        return (time.time() - run_start) / budget if budget else step / total_steps
+
     for _ in range(epochs):
+        if budget and progress() >= 1:
+            break
         model.train()
-        order = rng.permutation(len(x_train))
+        batches = _Batches(x_train, y_train, rng.permutation(len(x_train)), batch, int(rng.integers(2**31)))
+        loader = torch.utils.data.DataLoader(batches, batch_size=None, shuffle=False, num_workers=workers,
+                                             persistent_workers=False, pin_memory=dev.type == "cuda")
         t0, seen, loss_sum = time.time(), 0, 0.0
-        for start in range(0, len(order), batch):
-            idx = order[start:start + batch]
-            xb = torch.from_numpy(normalise(augment(rng, x_train[idx])))
-            yb = torch.from_numpy(y_train[idx])
+        for xb, yb in loader:
+            if budget and progress() >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = lr_at(progress(), lr)
+            xb, yb = xb.to(dev, non_blocking=True), yb.to(dev, non_blocking=True)
             loss = F.cross_entropy(model(xb), yb, label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
-            seen += len(idx)
-            loss_sum += loss.item() * len(idx)
+            step += 1
+            seen += len(yb)
+            loss_sum += loss.item() * len(yb)
         acc = evaluate(model, x_val, y_val)
-        row = {"epoch": len(history) + 1, "loss": round(loss_sum / seen, 4), "val_top1": round(acc, 4),
-               "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train)}
+        row = {"epoch": len(history) + 1, "loss": round(loss_sum / max(seen, 1), 4), "val_top1": round(acc, 4),
+               "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train), "crops_seen": seen,
+               "device": str(dev)}
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.state_dict(), "history": history}, out_dir / "classifier.pt")
-    export_onnx(model, out_dir / "classifier.onnx")
+        torch.save({"model": model.to("cpu").state_dict(), "history": history}, out_dir / "classifier.pt")
+        model.to(dev)
+    model.to("cpu")
+    if export:
+        export_onnx(model, out_dir / "classifier.onnx")
     metrics = {"history": history, "val_top1": history[-1]["val_top1"] if history else None,
                "val_crops": len(x_val)}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
@@ -145,11 +197,12 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:
     from vision.crops import normalise
 
     model.eval()
+    dev = next(model.parameters()).device
     correct = 0
     with torch.no_grad():
         for s in range(0, len(x), batch):
-            logits = model(torch.from_numpy(normalise(x[s:s + batch])))
-            correct += int((logits.argmax(1).numpy() == y[s:s + batch]).sum())
+            logits = model(torch.from_numpy(normalise(x[s:s + batch])).to(dev))
+            correct += int((logits.argmax(1).cpu().numpy() == y[s:s + batch]).sum())
     return correct / max(len(x), 1)
 
 

@@ -47,11 +47,13 @@ def _append_history(entry: dict) -> None:
 def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16, device: str = "cpu",
                    threads: int = 2, resume_from: Path | None = None, project: Path = Path("runs"),
                    name: str = "detector", fraction: float = 1.0, export_imgsz: int = 640,
-                   hours: float | None = None, log=print) -> dict:
+                   hours: float | None = None, workers: int | None = None, export: bool = True,
+                   log=print) -> dict:
     """Train (or go on training from ``resume_from``, e.g. the shipped ``detector.pt``).
 
     ``hours``: a time budget; Ultralytics then fits the epochs (and the learning-rate
-    schedule) to it, ``epochs`` being only the first guess.
+    schedule) to it, ``epochs`` being only the first guess. ``workers``: data-loading
+    processes on a GPU (Ultralytics uses none on a CPU).
     """
     offline_ultralytics(threads)
     from ultralytics import YOLO
@@ -59,9 +61,12 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
     start = time.time()
     model = YOLO(str(resume_from)) if resume_from else YOLO(str(MODEL_YAML))
     results = model.train(
-        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=0 if device == "cpu" else 8,
+        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device,
+        workers=0 if device == "cpu" else (workers or 8),
         single_cls=True, plots=False, project=str(Path(project).resolve()), name=name, exist_ok=True,
-        amp=device != "cpu", fliplr=0.0, flipud=0.0,  # a mirrored card shows glyphs no real card has
+        # No AMP: Ultralytics' AMP check downloads yolo11n.pt; this model is tiny and the
+        # GPU waits on the data loader anyway.
+        amp=False, fliplr=0.0, flipud=0.0,  # a mirrored card shows glyphs no real card has
         mosaic=0.5, scale=0.4, degrees=0.0, close_mosaic=1 if hours else max(1, epochs // 4), fraction=fraction,
         patience=0, verbose=False, seed=0, deterministic=False, **({"time": hours} if hours else {}),
     )
@@ -74,7 +79,8 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
         metrics = {k: round(float(v), 4) for k, v in results.results_dict.items()}
     WEIGHTS.mkdir(parents=True, exist_ok=True)
     shutil.copy(best, WEIGHTS / "detector.pt")
-    export_detector(WEIGHTS / "detector.pt", export_imgsz)
+    if export:
+        export_detector(WEIGHTS / "detector.pt", export_imgsz)
     entry = {
         "model": "detector", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(data),
         "epochs": _epochs_run(run_dir) or epochs, "hours_budget": hours, "imgsz": imgsz, "batch": batch,
@@ -108,18 +114,43 @@ def _epochs_run(run_dir: Path) -> int | None:
     return max(0, len(results.read_text().strip().splitlines()) - 1)
 
 
-def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, log=print) -> dict:
+def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
+                         workers: int = 0, minutes: float | None = None, export: bool = True, log=print) -> dict:
     from models.classifier import train_classifier
 
     start = time.time()
     previous = WEIGHTS / "classifier.pt"
-    metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads,
+    epochs_before = _classifier_epochs(previous) if resume else 0
+    metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads, device=device, workers=workers,
+                               minutes=minutes, export=export,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
     from vision.crops import CROP
 
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
-             "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": epochs, "resumed": bool(resume and previous.exists()),
+             "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": len(metrics["history"]) - epochs_before,
+             "minutes_budget": minutes, "device": device, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry)
     return entry
+
+
+def _classifier_epochs(weights: Path) -> int:
+    if not weights.exists():
+        return 0
+    import torch
+
+    return len(torch.load(weights, map_location="cpu").get("history", []))
+
+
+def export_classifier(weights: Path) -> Path:
+    """``classifier.pt`` -> ``models/weights/classifier.onnx`` (e.g. after training elsewhere)."""
+    import torch
+
+    from models.classifier import build_model, export_onnx
+
+    model = build_model()
+    model.load_state_dict(torch.load(weights, map_location="cpu")["model"])
+    WEIGHTS.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, WEIGHTS / "classifier.onnx")
+    return WEIGHTS / "classifier.onnx"

@@ -20,3 +20,24 @@ def test_export_without_weights_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(train, "WEIGHTS", tmp_path)
     assert main(["train", "--export"]) == 2
     assert "no " + str(tmp_path / "detector.pt") in capsys.readouterr().err
+
+
+def test_a_classifier_budget_must_be_positive(tmp_path, capsys):
+    (tmp_path / "data.yaml").write_text("names: []\n")
+    assert main(["train", "--data", str(tmp_path), "--cls-minutes", "0"]) == 2
+    assert "--cls-minutes must be more than 0" in capsys.readouterr().err
+
+
+def test_export_writes_both_onnx_files(tmp_path, monkeypatch):
+    import shutil
+
+    import models.train as train
+
+    for name in ("detector.pt", "classifier.pt"):
+        shutil.copy(train.MODELS / "weights" / name, tmp_path / name)
+    monkeypatch.setattr(train, "WEIGHTS", tmp_path)
+    assert main(["train", "--export"]) == 0
+    import onnxruntime as ort
+
+    for name in ("detector.onnx", "classifier.onnx"):
+        assert ort.InferenceSession(str(tmp_path / name)).get_inputs(), name

@@ -30,3 +30,34 @@ def test_augment_keeps_shape_and_does_not_invert():
     assert out.shape == batch.shape and out.dtype == np.uint8
     # The face stays the lighter part in every crop: no polarity flip.
     assert (out[:, 2:6, 2:6].mean((1, 2, 3)) > out[:, 12:18, 12:18].mean((1, 2, 3))).all()
+
+
+def test_learning_rate_warms_up_then_anneals():
+    from models.classifier import lr_at
+
+    assert lr_at(0, 1.0) == pytest.approx(1 / 25)
+    assert lr_at(0.15, 1.0) == pytest.approx(1.0)
+    assert lr_at(1.0, 1.0) == pytest.approx(1e-4)
+    assert lr_at(2.0, 1.0) == lr_at(1.0, 1.0)  # past the budget: stays at the floor
+    rising = [lr_at(p / 100, 1.0) for p in range(16)]
+    falling = [lr_at(p / 100, 1.0) for p in range(15, 101)]
+    assert rising == sorted(rising) and falling == sorted(falling, reverse=True)
+
+
+def _tiny_crops(folder, n=96, seed=0):
+    rng = np.random.default_rng(seed)
+    for split in ("train", "val"):
+        y = rng.integers(0, 53, n).astype(np.int16)
+        x = rng.integers(0, 255, (n, 32, 32, CHANNELS)).astype(np.uint8)
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
+
+
+def test_a_time_budget_stops_training_and_workers_augment(tmp_path):
+    from models.classifier import train_classifier
+
+    _tiny_crops(tmp_path)
+    metrics = train_classifier(tmp_path, tmp_path / "out", epochs=10_000, batch=32, threads=1, workers=1,
+                               minutes=0.05, export=False, log=lambda _: None)
+    epochs = len(metrics["history"])
+    assert 1 <= epochs < 10_000 and 0 <= metrics["val_top1"] <= 1
+    assert (tmp_path / "out" / "classifier.pt").exists() and not (tmp_path / "out" / "classifier.onnx").exists()

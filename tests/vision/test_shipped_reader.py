@@ -1,7 +1,7 @@
 """The shipped models (models/weights) read real photos from tests/fixtures/real-dev.
 
 The reader's accuracy on real photos is below its targets (see models/MODEL_CARD.md): these
-tests pin what the shipped weights do today (11 cards right, 5 wrong on these six photos), so
+tests pin what the shipped weights do today (14 cards right, 6 wrong on these six photos), so
 that a change that breaks reading is seen; tighten them as the model improves.
 """
 
@@ -49,10 +49,10 @@ def test_reads_the_phone_close_up_and_the_held_card_exactly(reader):
         assert set(reader.read(truth.image).codes()) == truth.codes, prefix
 
 
-def test_cards_on_a_table_read_with_nothing_wrong(reader):
+def test_cards_on_a_table_read_with_one_wrong_at_most(reader):
     table = _photo("webcam_WIN__WIN_20240627_12_29_57")
     read = set(reader.read(table.image).codes())
-    assert read <= table.codes and len(read) >= 3
+    assert len(read & table.codes) >= 6 and len(read - table.codes) <= 1, read
 
 
 def test_right_and_wrong_over_the_fixtures(reader):
@@ -61,4 +61,4 @@ def test_right_and_wrong_over_the_fixtures(reader):
         read = set(reader.read(t.image).codes())
         right += len(read & t.codes)
         wrong += len(read - t.codes)
-    assert right >= 10 and wrong <= 6, (right, wrong)
+    assert right >= 13 and wrong <= 6, (right, wrong)

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Training the card reader on a borrowed GPU machine (the `device` tool's H200), in one go.
+#
+#   bash models/gpu_train.sh bundle          # here: fill .gpu/ (ignored by git) with what the
+#                                            # GPU machine lacks: the ultralytics wheels, the
+#                                            # rendered deck cache, the fonts, a polars stand-in
+#   bash models/gpu_train.sh train           # there, from the repo root, .gpu/ carried:
+#                                            # writes a data set, trains both stages from the
+#                                            # shipped weights, and puts the results in $OUT
+#
+# That machine reaches no registry and takes at most 64 MiB, so the data set is written there
+# (16 cores) from the carried rendered decks. Its python3 holds torch, numpy, OpenCV, Pillow and
+# onnx; ultralytics comes as wheels. Ultralytics imports polars only to read results.csv back,
+# inside a try: a stand-in module that refuses keeps a 170 MB wheel off the 64 MiB.
+# ONNX export is left for this machine (`ginsight train --export`), where it is tested.
+#
+# Knobs (environment): N photos (12000), SEED (3), BUDGET seconds for the whole train step (520),
+# CLS_S classifier seconds at most (300), BATCH detector batch (64), IMGSZ (640), DEVICE (0).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+bundle() {
+  local cache=${GINSIGHT_CACHE:-$HOME/.cache/ginsight}/decks
+  rm -rf .gpu && mkdir -p .gpu/whl .gpu/decks/sources .gpu/fonts .gpu/stub/polars
+  .venv/bin/python -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux2014_x86_64 -d .gpu/whl ultralytics=="$(.venv/bin/python -c 'import ultralytics; print(ultralytics.__version__)')" \
+    ultralytics-thop==2.2.3 || return 1
+  cp -r "$cache/rendered" .gpu/decks/
+  for d in "$cache"/sources/*/; do
+    mkdir -p ".gpu/decks/sources/$(basename "$d")" && cp "$d/source.json" ".gpu/decks/sources/$(basename "$d")/"
+  done
+  find /usr/share/fonts /usr/local/share/fonts -name '*.ttf' -exec cp {} .gpu/fonts/ \; 2>/dev/null
+  cat > .gpu/stub/polars/__init__.py <<'EOF'
+"""Stand-in for polars on the GPU machine (see models/gpu_train.sh): Ultralytics reads its
+results.csv back with it inside a try, and falls back to {} when this refuses."""
+
+
+def read_csv(*args, **kwargs):
+    raise RuntimeError("polars is not on this machine")
+EOF
+  du -sh .gpu
+}
+
+train() {
+  local t0=$SECONDS budget=${BUDGET:-520} n=${N:-12000} seed=${SEED:-3}
+  local out=${OUT:-/tmp/ginsight-out} data=/tmp/synth-gpu
+  mkdir -p "$out"
+  left() { echo $(( budget - (SECONDS - t0) )); }
+  echo "== $(date -u +%FT%TZ) on $(nproc) cores; $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .gpu/whl/*.whl || return 1
+  export PYTHONPATH=/tmp/site:$here/.gpu/stub:$here PYTHONUNBUFFERED=1 GINSIGHT_CACHE=$here/.gpu YOLO_OFFLINE=1
+  # The procedural decks draw with the machine's fonts: give it ours if it has none.
+  find /usr/share/fonts -name '*.ttf' 2>/dev/null | grep -q . \
+    || { mkdir -p /usr/share/fonts/ginsight && cp .gpu/fonts/*.ttf /usr/share/fonts/ginsight/; }
+  python3 -c 'import torch, ultralytics, cv2, numpy; print("torch", torch.__version__, "cuda", torch.cuda.is_available(),
+    "ultralytics", ultralytics.__version__, "cv2", cv2.__version__, "numpy", numpy.__version__)' || return 1
+
+  echo "== data set: $n photos, seed $seed ($(left) s left)"
+  if [ -f "$data/data.yaml" ]; then echo "(the data set of an earlier call on this warm machine)"; else
+    python3 -m cli.main dataset --out "$data" --n "$n" --seed "$seed" --workers "$(nproc)" 2>&1 | tr '\r' '\n' | tail -n 3
+  fi
+  [ -f "$data/data.yaml" ] || { echo "no data set written"; return 1; }
+
+  # Both stages at once: the GPU has room for both; the CPU cores feed the detector.
+  local det_s=$(( $(left) - 75 )) cls_s
+  cls_s=$(( det_s - 30 < ${CLS_S:-300} ? det_s - 30 : ${CLS_S:-300} ))
+  echo "== training: detector $det_s s, classifier $cls_s s"
+  timeout $(( cls_s + 60 )) python3 -m cli.main train --data "$data" --what classifier --resume --device "${DEVICE:-0}" \
+    --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export \
+    > "$out/classifier.log" 2>&1 &
+  local cls_pid=$!
+  timeout $(( det_s + 60 )) python3 -m cli.main train --data "$data" --what detector --resume --device "${DEVICE:-0}" \
+    --hours "$(python3 -c "print(round($det_s / 3600, 4))")" --imgsz "${IMGSZ:-640}" --batch "${BATCH:-64}" \
+    --workers $(( $(nproc) > 8 ? $(nproc) - 5 : 2 )) --project /tmp/runs --no-export > "$out/detector.log" 2>&1
+  echo "detector exit $?"
+  wait $cls_pid
+  echo "classifier exit $?"
+  tail -n 4 "$out/classifier.log"
+  tail -n 3 "$out/detector.log"
+  cp /tmp/runs/detector/results.csv "$out/detector_results.csv" 2>/dev/null
+  cp "$data/summary.json" "$out/data_summary.json"
+  tar czf "$out/weights.tar.gz" -C models/weights detector.pt classifier.pt classifier_metrics.json history.json
+  echo "== done in $(( SECONDS - t0 )) s"
+}
+
+case "${1:-}" in
+  bundle) bundle ;;
+  train) train ;;
+  *) echo "usage: bash models/gpu_train.sh bundle|train" >&2; exit 2 ;;
+esac
