@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from engine.cards import CARD_SPELLINGS, PRETTY, parse_cards
+from cli.hand_stream import run_jsonl
+from engine.cards import PRETTY, parse_cards
 from engine.errors import GinsightError
-from engine.hand import HAND_SIZES, HandReport, analyse_hand, hand_json_text, hand_text_from_mask
+from engine.hand import HAND_SIZES, HandReport, analyse_hand, hand_json_text
 from engine.rules import Rules
-
-_BITS = {spelling: 1 << card for spelling, card in CARD_SPELLINGS.items()}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         if args.cards:
             raise GinsightError("--jsonl reads hands from stdin; give no cards on the command line")
-        return run_jsonl(sys.stdin, sys.stdout, rules)
+        return run_jsonl(sys.stdin, sys.stdout, rules.knock_limit)
     if not args.cards:
         raise GinsightError("no cards given (10 or 11 cards, e.g. ginsight hand AS 2S 3S ...)")
     cards = parse_cards(args.cards, sizes=HAND_SIZES)
@@ -38,45 +36,6 @@ def run(args: argparse.Namespace) -> int:
         print(hand_json_text(cards, rules))
     else:
         print(render(analyse_hand(cards, rules), rules))
-    return 0
-
-
-def _line_cards(line: str) -> list:
-    text = line.strip()
-    if text.startswith("["):  # a JSON list of codes is accepted too
-        tokens = json.loads(text)
-        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise GinsightError("a JSON line must be a list of card strings")
-        return parse_cards(tokens, sizes=HAND_SIZES)
-    return parse_cards(text, sizes=HAND_SIZES)
-
-
-def run_jsonl(stdin, stdout, rules: Rules) -> int:
-    """One hand a line in, one JSON object a line out; a bad line gets ``{"error"}``."""
-    write = stdout.write
-    bits = _BITS
-    limit = rules.knock_limit
-    for line in stdin:
-        tokens = line.split()
-        if not tokens:
-            continue
-        try:
-            # The common line: plain codes, no duplicates. Anything else takes the
-            # careful path, which also words the error.
-            # A sum of distinct bits has as many bits set as there are tokens; a duplicate
-            # carries into fewer, so the count check below also catches duplicates.
-            try:
-                mask = sum(map(bits.__getitem__, tokens))
-            except KeyError:
-                mask = -1
-            if mask > 0 and len(tokens) in HAND_SIZES and mask.bit_count() == len(tokens):
-                out = hand_text_from_mask(mask, limit)
-            else:
-                out = hand_json_text(_line_cards(line), rules)
-        except (GinsightError, ValueError) as exc:
-            out = json.dumps({"error": str(exc)})
-        write(out + "\n")
-    stdout.flush()
     return 0
 
 

@@ -5,7 +5,6 @@ Exit status: 0 on success, 2 on bad input with a one-line message on stderr.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -30,12 +29,18 @@ class UsageError(Exception):
     """Bad command-line usage; reported in one line, exit 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
-        raise UsageError(f"{self.prog}: {message}")
+def _parser_class():
+    import argparse  # not on the `hand --jsonl` path: see main()
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # one line, not argparse's usage block
+            raise UsageError(f"{self.prog}: {message}")
+
+    return _Parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
+    _Parser = _parser_class()
     parser = _Parser(prog="ginsight", description="Three-handed gin rummy assistant.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
@@ -49,13 +54,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Build only the parser of the command asked for: importing all would be slow.
     name = argv[0] if argv and argv[0] in COMMANDS else None
     try:
+        if argv == ["hand", "--jsonl"]:
+            # A stream of hands, the default rules: no argument parser, no dataclasses, so
+            # that a pipeline's start-up costs as little as can be (the same output as the
+            # parsed path; tests/cli/test_hand_cli.py holds them equal).
+            from cli.hand_stream import KNOCK_LIMIT, run_jsonl
+
+            return run_jsonl(sys.stdin, sys.stdout, KNOCK_LIMIT)
         if name is None:
             parser = build_parser()
             args = parser.parse_args(argv)
             parser.print_help()
             return 0 if not argv else 2
         module = import_module(COMMANDS[name][0])
-        parser = _Parser(prog=f"ginsight {name}", description=COMMANDS[name][1])
+        parser = _parser_class()(prog=f"ginsight {name}", description=COMMANDS[name][1])
         module.add_arguments(parser)
         args = parser.parse_args(argv[1:])
         return module.run(args)

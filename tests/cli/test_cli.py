@@ -102,6 +102,40 @@ def test_hand_jsonl_bad_lines_do_not_stop_the_rest(capsys, monkeypatch):
     assert rows[5]["deadwood"] == 34
 
 
+STREAM = "\n".join([
+    "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "XX", "", "10h 10s 10d 2c 3c 4c 5h 6h 7h kd",
+    '["4S", "4C", "4D", "4H", "5S", "5C", "5D", "6S", "2C", "3S", "3C"]', "AS 2S", "[1, 2]", "[oops",
+    "AS AS 3S 4S 5S 6S 7S 8S 9S TS", "7S 7C 7D 8S 9S 2H 3H 4H KD KC", "QS KS AS 2H 3H 4H 5D 6D 7D 9C JH",
+])
+
+
+def test_hand_jsonl_fast_path_answers_as_the_parsed_path(capsys, monkeypatch):
+    # `hand --jsonl` alone skips the argument parser; with an option it goes through it.
+    fast = run(capsys, "hand", "--jsonl", stdin=STREAM, monkeypatch=monkeypatch)
+    parsed = run(capsys, "hand", "--jsonl", "--knock-limit", "10", stdin=STREAM, monkeypatch=monkeypatch)
+    assert fast == parsed and fast[0] == 0
+    rows = [json.loads(x) for x in fast[1].splitlines()]
+    assert len(rows) == 10 and sum("error" in r for r in rows) == 5
+    assert rows[2]["deadwood"] == 10 and rows[2]["melds"] == [["2C", "3C", "4C"], ["5H", "6H", "7H"], ["TS", "TH", "TD"]]
+
+
+def test_hand_jsonl_knock_limit_is_the_rules_default():
+    from cli.hand_stream import KNOCK_LIMIT
+    from engine.rules import Rules
+
+    assert Rules().knock_limit == KNOCK_LIMIT
+
+
+def test_hand_jsonl_starts_without_argparse_or_dataclasses():
+    code = ("import sys; from cli.main import main; rc = main(['hand', '--jsonl']); "
+            "print(sorted(m for m in ('argparse', 'dataclasses', 'json') if m in sys.modules), rc)")
+    out = subprocess.run([sys.executable, "-c", code], input="AS 2S 3S 4H 5H 6H 7D 8D 9D KC\n",
+                         capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2]).stdout
+    first, last = out.splitlines()
+    assert json.loads(first)["deadwood"] == 10
+    assert last == "[] 0"
+
+
 SHOWDOWN = ["--knocker", "5S 6S 7S 9C TC JC KS KC KD JD", "--defender", "2S 8S 9S AC 2C 7C 8C 2D 8D 2H"]
 
 
