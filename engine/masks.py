@@ -57,6 +57,17 @@ def meldable_mask(hand: int) -> int:
 # do not grow it without end.
 _MELDED: dict[int, int] = {0: 0}
 _MELDED_LIMIT = 400_000
+# Beside it, the first choice that reaches that value (a meld, or 0: the lowest card is
+# deadwood), so that one best arrangement is read off without searching again. Written and
+# cleared with _MELDED: every mask in one is in the other.
+_CHOICE: dict[int, int] = {}
+
+
+def clear_memo() -> None:
+    """Forget every solved mask (benchmarks time the solver from nothing with it)."""
+    _MELDED.clear()
+    _MELDED[0] = 0
+    _CHOICE.clear()
 
 
 def _melds_through_lowest(mask: int) -> list[int]:
@@ -105,22 +116,24 @@ def _max_melded(mask: int) -> int:
     if not (r3 | r3 << 1 | r3 << 2) & in_sets:
         return total
     low = mask & -mask
-    best = 0
+    best = choice = 0
     for meld in _melds_through_lowest(mask):
         got = mask_value(meld) + _max_melded(meldable_mask(mask ^ meld))
         if got > best:
-            best = got
+            best, choice = got, meld
             if best == total:
                 break
     # The lowest card as deadwood can do no better than everything else melded.
     if best < total - VALUES[low.bit_length() - 1]:
         got = _max_melded(meldable_mask(mask ^ low))
         if got > best:
-            best = got
+            best, choice = got, 0
     if len(_MELDED) > _MELDED_LIMIT:
         _MELDED.clear()
         _MELDED[0] = 0
+        _CHOICE.clear()
     _MELDED[mask] = best
+    _CHOICE[mask] = choice
     return best
 
 
@@ -196,7 +209,9 @@ def _plain_melds(mask: int) -> list[int] | None:
 
 
 def best_melds_mask(hand: int) -> tuple[int, ...]:
-    """One best arrangement's melds as masks, deterministic (longest runs, then sets)."""
+    """One best arrangement's melds as masks, deterministic: at each step the first meld
+    through the lowest card (longest runs, then sets) that still reaches the best value, else
+    that card as deadwood; read off the choices :func:`_max_melded` recorded."""
     melds = []
     mask = meldable_mask(hand)
     while mask:
@@ -204,13 +219,15 @@ def best_melds_mask(hand: int) -> tuple[int, ...]:
         if plain is not None:
             melds += plain
             break
-        target = _max_melded(mask)
-        for meld in _melds_through_lowest(mask):
-            rest = meldable_mask(mask ^ meld)
-            if mask_value(meld) + _max_melded(rest) == target:
-                melds.append(meld)
-                mask = rest
-                break
+        _max_melded(mask)  # not plain, so searched: its choice is recorded
+        meld = _CHOICE.get(mask)
+        if meld is None:  # the memo was cleared from outside since: search this mask again
+            del _MELDED[mask]
+            _max_melded(mask)
+            meld = _CHOICE[mask]
+        if meld:
+            melds.append(meld)
+            mask = meldable_mask(mask ^ meld)
         else:  # the lowest card is deadwood
             mask = meldable_mask(mask ^ (mask & -mask))
     return tuple(melds)

@@ -31,6 +31,7 @@ from engine.masks import (  # noqa: F401  (the solver, re-exported: engine.melds
     _merge_runs,
     _plain_melds,
     best_melds_mask,
+    clear_memo,
     discard_deadwoods_mask,
     is_meld_mask,
     is_set_mask,
