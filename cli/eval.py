@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
           f"median {result['median_ms']:.0f} ms a photo")
     for g, s in result["groups"].items():
         print(f"  {g}: {s['photos']} photos, precision {s['precision']:.3f}, recall {s['recall']:.3f}, "
-              f"exact {s['exact_hand_rate']:.1%}")
+              f"exact {s['exact_hand_rate']:.1%}; indices found {s['indices_found']:.3f}, "
+              f"of those read right {s['found_read_right']:.3f}")
     if result["confused"]:
         print("  most confused (true -> read): "
               + ", ".join(f"{c['true']}->{c['read']} x{c['count']}" for c in result["confused"]))

@@ -151,6 +151,14 @@ def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> d
         for code, box in t.boxes:
             gt_by_class.setdefault(code, {}).setdefault(i, []).append(box)
             gt_agnostic.setdefault(i, []).append(box)
+            # Where a card is lost: its index not found (or thrown out), or found and misread.
+            best, best_card = 0.0, None
+            for ix in reading.indices:
+                o = iou(ix.box, box)
+                if o > best:
+                    best, best_card = o, ix.card
+            found = best >= 0.5
+            g.update(idx_truth=1, idx_found=int(found), idx_right=int(found and best_card == code))
         for ix in reading.indices:
             card_preds.setdefault(ix.card, []).append((ix.confidence, i, ix.box))
             agnostic_preds.append((ix.confidence, i, ix.box))
@@ -175,6 +183,9 @@ def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> d
             "recall": c["tp"] / c["truth"] if c["truth"] else 1.0,
             "exact_hand_rate": c["exact"] / c["photos"] if c["photos"] else 0.0,
             "cards_true": c["truth"], "cards_read": c["pred"], "cards_right": c["tp"],
+            # True indices with a read index over them (IoU >= 0.5), and of those, read right.
+            "indices_found": c["idx_found"] / c["idx_truth"] if c["idx_truth"] else 1.0,
+            "found_read_right": c["idx_right"] / c["idx_found"] if c["idx_found"] else 1.0,
         }
 
     total = sum(per_group.values(), Counter())

@@ -31,3 +31,34 @@ def test_load_truth_polygons_and_other_names(tmp_path):
     assert t.group == "grp" and t.codes == {"TC", "QS"}
     qs = dict(t.boxes)["QS"]
     assert qs == pytest.approx((20, 10, 60, 40))
+
+
+def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
+    """Two true indices of QS and one of TC; the reader finds one QS index right and reads
+    the TC index as TS: card precision 1/2, recall 1/2; indices found 2/3, read right 1/2."""
+    import cv2
+
+    from vision.evaluate import evaluate
+    from vision.reader import IndexRead
+    from vision.types import CardRead, Reading
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "table__a.jpg"), np.zeros((100, 100, 3), np.uint8))
+    (tmp_path / "labels" / "table__a.txt").write_text(
+        "2 0.15 0.15 0.1 0.1\n2 0.85 0.85 0.1 0.1\n0 0.5 0.5 0.1 0.1\n")
+    (tmp_path / "data.yaml").write_text("names: ['10C', 'BACK', 'QS']\n")
+    p = np.zeros(53)
+    indices = (IndexRead((10, 10, 20, 20), "QS", 0.9, p), IndexRead((45, 45, 55, 55), "TS", 0.8, p))
+
+    class FakeReader:
+        def read(self, image):
+            cards = (CardRead("QS", 0.9, ((10, 10, 20, 20),), False), CardRead("TS", 0.8, ((45, 45, 55, 55),), False))
+            return Reading(cards, 5.0, 100, 100, indices)
+
+    result = evaluate(FakeReader(), tmp_path)
+    g = result["groups"]["table"]
+    assert (g["precision"], g["recall"], g["exact_hand_rate"]) == (0.5, 0.5, 0.0)
+    assert g["indices_found"] == pytest.approx(2 / 3) and g["found_read_right"] == 0.5
+    assert result["confused"] == [{"true": "TC", "read": "TS", "count": 1}]
+    assert result["median_ms"] == 5.0
