@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import cache
 from importlib import import_module
 
 from engine.errors import GinsightError
@@ -29,6 +30,7 @@ class UsageError(Exception):
     """Bad command-line usage; reported in one line, exit 2."""
 
 
+@cache
 def _parser_class():
     import argparse  # not on the `hand --jsonl` path: see main()
 
@@ -57,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv == ["hand", "--jsonl"]:
             # A stream of hands, the default rules: no argument parser, no dataclasses, so
             # that a pipeline's start-up costs as little as can be (the same output as the
-            # parsed path; tests/cli/test_hand_cli.py holds them equal).
+            # parsed path; tests/cli/test_cli.py holds them equal).
             from cli.hand_stream import KNOCK_LIMIT, run_jsonl
 
             return run_jsonl(sys.stdin, sys.stdout, KNOCK_LIMIT)
