@@ -1,8 +1,8 @@
 """The figures behind two choices of the reader, measured on synthetic validation data only
 (never on ../shared/real-dev):
 
-1. the detector's recall by index size when it looks at the photo at full scale only, and at
-   full and half scale (``Settings.det_scales``);
+1. the detector's recall by index size when it looks at the photo at full scale only, at
+   full and half scale, and at a third look besides (``Settings.det_scales``);
 2. the classifier's top-1 on the validation crops when each crop is read once, at two half
    turns, or at four quarter turns (``Settings.cls_turns``).
 
@@ -54,7 +54,7 @@ def main() -> None:
     print(f"Detector recall at IoU 0.5 by index size (longer side), {len(photos)} synthetic validation photos")
     print("| scales | " + " | ".join(n for *_, n in BUCKETS) + " |")
     print("|---|" + "---|" * len(BUCKETS))
-    for scales in ((1.0,), (1.0, 0.5)):
+    for scales in ((1.0,), (1.0, 0.5), (1.0, 0.5, 0.33)):
         got = detector_recall(det, photos, scales)
         print(f"| {', '.join(map(str, scales))} | " + " | ".join(f"{r:.3f} (n={n})" for n, r in got.values()) + " |")
 

@@ -53,8 +53,8 @@ def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
-    """Further turns, light, white balance, washed colour, blur and noise on uint8 BGR crops
-    (N, S, S, 3). Never inverted: that would turn red indices cyan, which no deck prints (the
+    """Further turns, lost resolution, light, white balance, washed colour, blur and noise on
+    uint8 BGR crops (N, S, S, 3). Never inverted: that would turn red indices cyan, which no deck prints (the
     dark-faced decks with light indices are in the data set itself)."""
     import cv2
 
@@ -69,6 +69,10 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
             m = cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), rng.uniform(-45, 45), rng.uniform(0.9, 1.1))
             m[:, 2] += rng.normal(0, 1.5, 2)
             img = cv2.warpAffine(img, m, (s, s), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.3:  # few pixels: a small index from a far or cheap camera, scaled up
+            small = max(6, round(s * rng.uniform(0.3, 0.75)))
+            img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA), (s, s),
+                             interpolation=cv2.INTER_LINEAR)
         if rng.random() < 0.3:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
         f = img.astype(np.float32) * rng.uniform(0.6, 1.3) * rng.normal(1, 0.08, 3).astype(np.float32)

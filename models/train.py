@@ -115,21 +115,22 @@ def _epochs_run(run_dir: Path) -> int | None:
 
 
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
-                         workers: int = 0, minutes: float | None = None, export: bool = True, log=print) -> dict:
+                         workers: int = 0, minutes: float | None = None, lr: float = 3e-3, export: bool = True,
+                         log=print) -> dict:
     from models.classifier import train_classifier
 
     start = time.time()
     previous = WEIGHTS / "classifier.pt"
     epochs_before = _classifier_epochs(previous) if resume else 0
     metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads, device=device, workers=workers,
-                               minutes=minutes, export=export,
+                               minutes=minutes, lr=lr, export=export,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
     from vision.crops import CROP
 
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
              "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": len(metrics["history"]) - epochs_before,
-             "minutes_budget": minutes, "device": device, "resumed": bool(resume and previous.exists()),
+             "minutes_budget": minutes, "lr": lr, "device": device, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry)
     return entry

@@ -19,3 +19,14 @@ def test_benchmark_script_runs():
     assert "| random | 10 |" in proc.stdout
     assert "| mixed_dense | 11 |" in proc.stdout
     assert "ginsight --jsonl" in proc.stdout
+
+
+def test_threshold_sweep_counts_reads_above_each_threshold():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reader_thresholds", ROOT / "benchmarks" / "reader_thresholds.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    reads = [[(0.9, True), (0.6, False)], [(0.7, True), (0.4, True)]]  # 4 true cards in all
+    rows = module.sweep(reads, 4, thresholds=(0.3, 0.5, 0.8, 0.95))
+    assert rows == [(0.3, 0.75, 0.75), (0.5, 2 / 3, 0.5), (0.8, 1.0, 0.25), (0.95, 1.0, 0.0)]

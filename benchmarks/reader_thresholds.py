@@ -1,0 +1,64 @@
+"""Card precision and recall against the reader's card threshold (``Settings.min_card``), on
+synthetic validation photos only (never on ../shared/real-dev): the figures behind the
+threshold shipped in ``models/weights/reader.json``.
+
+Each photo is read once with no card threshold; every card read is kept with its confidence
+and whether it is in the photo; then each threshold is applied to those reads.
+
+    python benchmarks/reader_thresholds.py --data data/synth2 [--photos 300] [--weights models/weights]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.evaluate import load_truth  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+
+THRESHOLDS = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+
+
+def sweep(reads: list[list[tuple[float, bool]]], n_true: int, thresholds=THRESHOLDS) -> list[tuple]:
+    """(threshold, precision, recall) over photos whose card reads are (confidence, right)."""
+    rows = []
+    for thr in thresholds:
+        kept = [right for photo in reads for conf, right in photo if conf >= thr]
+        precision = sum(kept) / len(kept) if kept else 1.0
+        rows.append((thr, precision, sum(kept) / n_true if n_true else 1.0))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", required=True, type=Path, help="a folder written by `ginsight dataset`")
+    parser.add_argument("--photos", type=int, default=300, help="validation photos (default 300)")
+    parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
+    args = parser.parse_args()
+
+    reader = Reader(args.weights)
+    shipped = reader.settings
+    reader.settings = dataclasses.replace(shipped, min_card=0.0)
+    size = json.loads((args.data / "summary.json").read_text())["size"]
+    photos = [t for t in load_truth(args.data, (size, size)) if t.group == "val"][: args.photos]
+    reads, n_true = [], 0
+    for t in photos:
+        truth = t.codes
+        n_true += len(truth)
+        reads.append([(c.confidence, c.card in truth) for c in reader.read(t.image).cards])
+    print(f"Card precision and recall by card threshold, {len(photos)} synthetic validation photos "
+          f"(shipped threshold {shipped.min_card})")
+    print("| min_card | precision | recall |")
+    print("|---|---|---|")
+    for thr, p, r in sweep(reads, n_true):
+        print(f"| {thr} | {p:.3f} | {r:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
