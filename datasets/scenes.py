@@ -7,7 +7,8 @@ Each card is placed by a 3x3 transform (rotation, scale, position, then one pers
 the whole photo); an index's label is its box from the deck's own geometry carried through
 that transform, measured on the pixels still showing (cards above it, fingers and the frame
 edge cover it). A label is dropped when less than :data:`MIN_VISIBLE` of its index shows.
-Then light, glare, shadow, blur, noise and JPEG; a fifth of the photos as from a dim webcam.
+Then light, glare, shadow, blur, noise and JPEG; a fifth of the photos as from a dim webcam,
+and a few in black and white.
 Never mirrored: a flipped card shows glyphs that no real card has.
 """
 
@@ -232,6 +233,8 @@ def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         m = rng.random(img.shape[:2], dtype=np.float32)
         img[m < amount / 2] = 0
         img[m > 1 - amount / 2] = 255
+    if rng.random() < 0.06:  # a black-and-white photo (a phone filter, a night webcam)
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     quality = int(rng.uniform(35, 95))
     ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else img

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 NUM_CLASSES = 53
+_LUMA = np.float32([[0.114], [0.587], [0.299]])  # BGR -> grey, as OpenCV and cameras weigh them
 CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, hearts as diamonds)
 
 
@@ -53,8 +54,8 @@ def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
-    """Further turns, lost resolution, light, white balance, washed colour, blur and noise on
-    uint8 BGR crops (N, S, S, 3). Never inverted: that would turn red indices cyan, which no deck prints (the
+    """Further turns, lost resolution, light, white balance, washed or no colour, blur and noise
+    on uint8 BGR crops (N, S, S, 3). Never inverted: that would turn red indices cyan, which no deck prints (the
     dark-faced decks with light indices are in the data set itself)."""
     import cv2
 
@@ -77,7 +78,10 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
         f = img.astype(np.float32) * rng.uniform(0.6, 1.3) * rng.normal(1, 0.08, 3).astype(np.float32)
         f += rng.uniform(-40, 40)
-        if rng.random() < 0.3:  # washed-out colour, as from a cheap webcam
+        u = rng.random()
+        if u < 0.15:  # a black-and-white photo (a phone filter, a night webcam): suits by shape alone
+            f = np.repeat(f @ _LUMA, 3, axis=2)
+        elif u < 0.45:  # washed-out colour, as from a cheap webcam
             grey = f.mean(2, keepdims=True)
             f = grey + (f - grey) * rng.uniform(0.2, 0.9)
         if rng.random() < 0.5:

@@ -70,3 +70,16 @@ def test_reading_order_of_the_lower_index_is_upside_down(deck):
             assert np.dot(v_top, v_bottom) < 0
             return
     pytest.fail("no single-card scene with both indices visible")
+
+
+def test_some_photos_are_black_and_white():
+    from datasets.scenes import _degrade
+
+    rng = np.random.default_rng(4)
+    colour = np.zeros((64, 64, 3), np.uint8)
+    colour[..., 2] = 200  # red
+    grey = 0
+    for _ in range(200):
+        out = _degrade(rng, colour.copy()).astype(int)
+        grey += int(np.abs(out[..., 2] - out[..., 0]).max() <= 2)
+    assert 4 <= grey <= 30  # about 6%

@@ -61,3 +61,14 @@ def test_a_time_budget_stops_training_and_workers_augment(tmp_path):
     epochs = len(metrics["history"])
     assert 1 <= epochs < 10_000 and 0 <= metrics["val_top1"] <= 1
     assert (tmp_path / "out" / "classifier.pt").exists() and not (tmp_path / "out" / "classifier.onnx").exists()
+
+
+def test_augment_shows_some_crops_without_colour():
+    # Black-and-white photos exist (phone filters, night webcams): a red index must then be
+    # read by its shape, so training shows some crops with no colour left.
+    rng = np.random.default_rng(1)
+    batch = np.full((400, 32, 32, 3), 230, np.uint8)
+    batch[:, 10:20, 10:20] = (20, 20, 200)  # a red glyph
+    out = augment(rng, batch).astype(int)
+    chroma = np.abs(out[..., 2] - out[..., 0]).mean((1, 2))
+    assert 0.08 <= (chroma < 3).mean() <= 0.3  # washed-out colour alone keeps more than that

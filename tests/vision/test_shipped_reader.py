@@ -1,7 +1,7 @@
 """The shipped models (models/weights) read real photos from tests/fixtures/real-dev.
 
 The reader's accuracy on real photos is below its targets (see models/MODEL_CARD.md): these
-tests pin what the shipped weights do today (14 cards right, 6 wrong on these six photos), so
+tests pin what the shipped weights do today (17 cards right, 5 wrong on these eight photos), so
 that a change that breaks reading is seen; tighten them as the model improves.
 """
 
@@ -22,7 +22,7 @@ def reader():
 
 def test_reads_every_fixture_photo(reader):
     truths = load_truth(FIXTURES)
-    assert len(truths) == 6
+    assert len(truths) == 8
     for t in truths:
         reading = reader.read(t.image)
         assert (reading.width, reading.height) == (640, 640)
@@ -49,6 +49,13 @@ def test_reads_the_phone_close_up_and_the_held_card_exactly(reader):
         assert set(reader.read(truth.image).codes()) == truth.codes, prefix
 
 
+def test_black_and_white_phone_photos_read_exactly(reader):
+    # Red suits in a black-and-white photo: read by shape (session 3: grey crops in training).
+    for prefix in ("phone_IMG_date__IMG_20220921_200123", "phone_IMG_date__IMG_20220921_200200"):
+        truth = _photo(prefix)
+        assert set(reader.read(truth.image).codes()) == truth.codes, prefix
+
+
 def test_cards_on_a_table_read_with_one_wrong_at_most(reader):
     table = _photo("webcam_WIN__WIN_20240627_12_29_57")
     read = set(reader.read(table.image).codes())
@@ -61,4 +68,4 @@ def test_right_and_wrong_over_the_fixtures(reader):
         read = set(reader.read(t.image).codes())
         right += len(read & t.codes)
         wrong += len(read - t.codes)
-    assert right >= 13 and wrong <= 6, (right, wrong)
+    assert right >= 16 and wrong <= 5, (right, wrong)
