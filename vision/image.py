@@ -60,9 +60,11 @@ def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarra
             raise ImageError(f"{path.name} is too large ({path.stat().st_size // 1_000_000} MB; max 64 MB)")
         data = path.read_bytes()
         name = path.name
-    else:
+    elif isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         name = "the upload"
+    else:  # bytes(5) would make five zero bytes, bytes(None) a TypeError: name it instead
+        raise ImageError(f"not an image: a {type(source).__name__} (a path, bytes or an array expected)")
     if not data:
         raise ImageError(f"{name} is empty (0 bytes)")
     if len(data) > MAX_BYTES:

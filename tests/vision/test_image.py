@@ -45,6 +45,8 @@ def test_good_inputs(tmp_path):
         (lambda p: np.zeros((5, 5, 7), np.uint8), "not an image array"),
         (lambda p: p / "missing.jpg", "no such file"),
         (lambda p: p, "is a folder"),
+        (lambda p: None, "not an image: a NoneType"),
+        (lambda p: 5, "not an image: a int"),
     ],
 )
 def test_bad_inputs(tmp_path, make, needle):
