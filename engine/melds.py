@@ -22,14 +22,9 @@ from dataclasses import dataclass
 from engine.cards import CODES, DECK, PRETTY, VALUES, Card, cards_to_mask, mask_to_cards
 from engine.errors import InvalidMeldError
 from engine.masks import (  # noqa: F401  (the solver, re-exported: engine.melds is its public face)
-    _MELDED,
-    _MELDED_LIMIT,
-    SUIT_BITS,
     _all_best_melds,
-    _max_melded,
     _meld_order,
     _merge_runs,
-    _plain_melds,
     best_melds_mask,
     clear_memo,
     discard_deadwoods_mask,
@@ -117,8 +112,6 @@ class Arrangement:
             "deadwood_cards": [CODES[c] for c in self.deadwood_cards],
             "deadwood": self.deadwood,
         }
-
-
 
 
 def best_arrangement(cards: Iterable[int]) -> Arrangement:
