@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 
 NUM_CLASSES = 53
-_LUMA = np.float32([[0.114], [0.587], [0.299]])  # BGR -> grey, as OpenCV and cameras weigh them
 CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, hearts as diamonds)
 
 
@@ -55,9 +54,11 @@ def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
 
 def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
     """Further turns, lost resolution, light, white balance, washed or no colour, blur and noise
-    on uint8 BGR crops (N, S, S, 3). Never inverted: that would turn red indices cyan, which no deck prints (the
-    dark-faced decks with light indices are in the data set itself)."""
+    on uint8 BGR crops (N, S, S, 3). Never inverted: that would turn red indices cyan, which no
+    deck prints (the dark-faced decks with light indices are in the data set itself)."""
     import cv2
+
+    from vision.crops import LUMA
 
     out = np.empty_like(batch)
     n, s = batch.shape[:2]
@@ -80,7 +81,7 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
         f += rng.uniform(-40, 40)
         u = rng.random()
         if u < 0.15:  # a black-and-white photo (a phone filter, a night webcam): suits by shape alone
-            f = np.repeat(f @ _LUMA, 3, axis=2)
+            f = np.repeat((f @ LUMA)[..., None], 3, axis=2)
         elif u < 0.45:  # washed-out colour, as from a cheap webcam
             grey = f.mean(2, keepdims=True)
             f = grey + (f - grey) * rng.uniform(0.2, 0.9)
@@ -149,6 +150,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             model.load_state_dict(state["model"])
             history = state.get("history", [])
             log(f"resumed from {resume} ({len(history)} epochs before)")
+    epochs_before = len(history)
     model.to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(len(x_train) / batch)
@@ -194,7 +196,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     if export:
         export_onnx(model, out_dir / "classifier.onnx")
     metrics = {"history": history, "val_top1": history[-1]["val_top1"] if history else None,
-               "val_crops": len(x_val)}
+               "val_crops": len(x_val), "epochs_run": len(history) - epochs_before}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
 

@@ -121,7 +121,6 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
 
     start = time.time()
     previous = WEIGHTS / "classifier.pt"
-    epochs_before = _classifier_epochs(previous) if resume else 0
     metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads, device=device, workers=workers,
                                minutes=minutes, lr=lr, export=export,
                                resume=previous if resume and previous.exists() else None, log=log)
@@ -129,19 +128,11 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
     from vision.crops import CROP
 
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
-             "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": len(metrics["history"]) - epochs_before,
+             "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": metrics["epochs_run"],
              "minutes_budget": minutes, "lr": lr, "device": device, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry)
     return entry
-
-
-def _classifier_epochs(weights: Path) -> int:
-    if not weights.exists():
-        return 0
-    import torch
-
-    return len(torch.load(weights, map_location="cpu").get("history", []))
 
 
 def export_classifier(weights: Path) -> Path:

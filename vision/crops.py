@@ -8,6 +8,7 @@ import numpy as np
 
 CROP = 32  # side of the classifier's input, pixels
 MARGIN = 1.15  # the crop is this much larger than the index box's longer side
+LUMA = np.float32([0.114, 0.587, 0.299])  # BGR -> grey, weighed as OpenCV and cameras do
 
 
 def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
@@ -29,7 +30,7 @@ def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size:
 
 def to_grey(patches: np.ndarray) -> np.ndarray:
     """BGR patches (N, S, S, 3) -> grey (N, S, S), as OpenCV weighs the channels."""
-    return (patches.astype(np.float32) @ np.float32([0.114, 0.587, 0.299])).round().astype(np.uint8)
+    return (patches.astype(np.float32) @ LUMA).round().astype(np.uint8)
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:
