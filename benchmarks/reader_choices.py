@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -23,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from models.classifier import load_crops  # noqa: E402
-from vision.evaluate import Truth, iou, load_truth  # noqa: E402
+from vision.evaluate import Truth, iou, synthetic_validation  # noqa: E402
 from vision.onnx import IndexClassifier, IndexDetector  # noqa: E402
 
 BUCKETS = ((0, 40, "< 40 px"), (40, 80, "40-80 px"), (80, 10_000, ">= 80 px"))
@@ -49,8 +48,7 @@ def main() -> None:
     args = parser.parse_args()
 
     det = IndexDetector(args.weights / "detector.onnx")
-    size = json.loads((args.data / "summary.json").read_text())["size"]  # every photo is size x size
-    photos = [t for t in load_truth(args.data, (size, size)) if t.group == "val"][: args.photos]
+    photos = synthetic_validation(args.data, args.photos)
     print(f"Detector recall at IoU 0.5 by index size (longer side), {len(photos)} synthetic validation photos")
     print("| scales | " + " | ".join(n for *_, n in BUCKETS) + " |")
     print("|---|" + "---|" * len(BUCKETS))

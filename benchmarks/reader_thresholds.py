@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.evaluate import load_truth  # noqa: E402
+from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
@@ -45,8 +44,7 @@ def main() -> None:
     reader = Reader(args.weights)
     shipped = reader.settings
     reader.settings = dataclasses.replace(shipped, min_card=0.0)
-    size = json.loads((args.data / "summary.json").read_text())["size"]
-    photos = [t for t in load_truth(args.data, (size, size)) if t.group == "val"][: args.photos]
+    photos = synthetic_validation(args.data, args.photos)
     reads, n_true = [], 0
     for t in photos:
         truth = t.codes

@@ -89,6 +89,15 @@ def load_truth(folder: Path, width_height: tuple[int, int] | None = None) -> lis
     return out
 
 
+def synthetic_validation(folder: Path, limit: int | None = None) -> list[Truth]:
+    """The validation photos of a data set written by ``ginsight dataset``, the first ``limit``
+    (every photo is square, of the size in its summary.json: none is opened to size it)."""
+    import json
+
+    size = json.loads((folder / "summary.json").read_text())["size"]
+    return [t for t in load_truth(folder, (size, size)) if t.group == "val"][:limit]
+
+
 def iou(a, b) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

@@ -62,3 +62,21 @@ def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
     assert g["indices_found"] == pytest.approx(2 / 3) and g["found_read_right"] == 0.5
     assert result["confused"] == [{"true": "TC", "read": "TS", "count": 1}]
     assert result["median_ms"] == 5.0
+
+
+def test_synthetic_validation_takes_the_val_photos_only(tmp_path):
+    import cv2
+
+    from vision.evaluate import synthetic_validation
+
+    for split in ("train", "val"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+        for i in range(3):
+            cv2.imwrite(str(tmp_path / "images" / split / f"{split}{i}.jpg"), np.zeros((64, 64, 3), np.uint8))
+            (tmp_path / "labels" / split / f"{split}{i}.txt").write_text("1 0.5 0.5 0.5 0.25\n")
+    (tmp_path / "data.yaml").write_text("names: ['AS', 'QS']\n")
+    (tmp_path / "summary.json").write_text('{"size": 64}')
+    photos = synthetic_validation(tmp_path, 2)
+    assert [t.image.name for t in photos] == ["val0.jpg", "val1.jpg"]
+    assert photos[0].boxes == [("QS", (16.0, 24.0, 48.0, 40.0))]
