@@ -7,8 +7,9 @@ Each card is placed by a 3x3 transform (rotation, scale, position, then one pers
 the whole photo); an index's label is its box from the deck's own geometry carried through
 that transform, measured on the pixels still showing (cards above it, fingers and the frame
 edge cover it). A label is dropped when less than :data:`MIN_VISIBLE` of its index shows.
-Then light, glare, shadow, blur, noise and JPEG; a fifth of the photos as from a dim webcam,
-and a few in black and white.
+A third of the photos are stretched to the frame without keeping their aspect (a wide
+webcam frame squeezed to a square). Then light, glare, shadow, blur, noise and JPEG; a fifth
+of the photos as from a dim webcam, and a few in black and white.
 Never mirrored: a flipped card shows glyphs that no real card has.
 """
 
@@ -138,12 +139,25 @@ LAYOUTS = {"fan": layout_fan, "spread": layout_spread, "single": layout_single, 
            "closeup": layout_closeup}
 # How far the camera may lean (share of the frame each corner moves): a phone over a card leans most.
 PERSPECTIVE = {"closeup": (0.03, 0.2)}
+STRETCHED = 0.35  # share of photos stretched to the frame without keeping their aspect
+STRETCH = (0.5, 0.9)  # the aspect change: 16:9 squeezed to a square is 0.56, 4:3 is 0.75
 
 
 def _perspective(rng: np.random.Generator, size: int, strength: float) -> np.ndarray:
     src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
     dst = src + rng.uniform(-strength, strength, (4, 2)).astype(np.float32) * size
     return cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+
+
+def _stretch(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A photo resized to the frame without keeping its aspect (as apps and data sets do with
+    16:9 webcam frames and 4:3 phone photos): one axis squeezed against the other by a factor
+    from :data:`STRETCH`, the area kept, about the centre. Cards pushed past the frame are cut,
+    and their labels with them."""
+    k = rng.uniform(*STRETCH)
+    a, b = (np.sqrt(k), 1 / np.sqrt(k)) if rng.random() < 0.5 else (1 / np.sqrt(k), np.sqrt(k))
+    c = size / 2
+    return _move(c, c) @ np.diag([a, b, 1.0]) @ _move(-c, -c)
 
 
 def _transform(points: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -273,6 +287,8 @@ def make_scene(
     transforms = LAYOUTS[kind](rng, face_hw, size)
     chosen = [codes[i] for i in rng.permutation(len(codes))[: len(transforms)]]
     persp = np.eye(3) if clean else _perspective(rng, size, rng.uniform(*PERSPECTIVE.get(kind, (0.0, 0.12))))
+    if not clean and rng.random() < STRETCHED:
+        persp = _stretch(rng, size) @ persp
     canvas = backgrounds.sample(rng, size)
     if not clean and rng.random() < 0.5:
         _distractors(rng, canvas)
