@@ -83,3 +83,35 @@ def test_some_photos_are_black_and_white():
         out = _degrade(rng, colour.copy()).astype(int)
         grey += int(np.abs(out[..., 2] - out[..., 0]).max() <= 2)
     assert 4 <= grey <= 30  # about 6%
+
+
+def test_a_stretch_squeezes_one_axis_about_the_centre_and_keeps_the_area():
+    from datasets.scenes import STRETCH, _stretch
+
+    rng = np.random.default_rng(5)
+    axes = set()
+    for _ in range(40):
+        m = _stretch(rng, 640)
+        a, b = m[0, 0], m[1, 1]
+        assert m[0, 1] == m[1, 0] == 0 and np.isclose(a * b, 1)
+        assert STRETCH[0] - 1e-9 <= min(a, b) / max(a, b) <= STRETCH[1] + 1e-9
+        assert np.allclose(m @ [320, 320, 1], [320, 320, 1])
+        axes.add(a < b)
+    assert axes == {True, False}  # wide photos squeezed, and tall ones
+
+
+def test_stretched_photos_keep_their_labels_on_the_indices(deck, monkeypatch):
+    import datasets.scenes as scenes
+
+    monkeypatch.setattr(scenes, "STRETCHED", 1.0)
+    rng = np.random.default_rng(8)
+    found = 0
+    for kind in ("single", "spread"):
+        scene = make_scene(rng, [deck], Backgrounds(), 480, kind)
+        for label in scene.labels:
+            qx1, qy1 = label.quad.min(0)
+            qx2, qy2 = label.quad.max(0)
+            x1, y1, x2, y2 = label.box
+            assert qx1 - 2 <= x1 and qy1 - 2 <= y1 and x2 <= qx2 + 2 and y2 <= qy2 + 2
+            found += 1
+    assert found > 0
