@@ -9,12 +9,34 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
+import sys
 import threading
 from dataclasses import dataclass
 from typing import Any
 
 LOG = logging.getLogger(__name__)
+LOG_ENV = "GINSIGHT_WEBRTC_LOG"  # e.g. DEBUG: streamlit-webrtc's own log (signalling, ICE, worker) to stderr
+
+
+def webrtc_logging(environ=os.environ) -> bool:
+    """Send streamlit-webrtc's log to stderr at the level named in ``$GINSIGHT_WEBRTC_LOG``
+    (Streamlit's ``--logger.level`` covers only its own loggers). For finding why a stream
+    stops; the browser test turns it on. True when it is on; an unknown level is refused by name."""
+    level = environ.get(LOG_ENV, "").strip().upper()
+    if not level:
+        return False
+    if not isinstance(logging.getLevelName(level), int):
+        raise ValueError(f"{LOG_ENV}={level!r} is not a logging level (DEBUG, INFO, WARNING, ERROR)")
+    logger = logging.getLogger("streamlit_webrtc")
+    logger.setLevel(level)
+    if not any(getattr(h, "ginsight", False) for h in logger.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler.ginsight = True
+        logger.addHandler(handler)
+    return True
 
 # On localhost no STUN server is needed: an empty list means nothing is fetched.
 RTC_CONFIGURATION = {"iceServers": []}

@@ -114,7 +114,8 @@ def server(tmp_path_factory) -> Iterator[str]:
     """The app as users run it, on a free port, with a scoresheet of its own; always stopped."""
     tmp = tmp_path_factory.mktemp("app")
     port = free_port()
-    env = {**os.environ, "GINSIGHT_DB": str(tmp / "scoresheet.sqlite3"), "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "GINSIGHT_DB": str(tmp / "scoresheet.sqlite3"), "PYTHONUNBUFFERED": "1",
+           "GINSIGHT_WEBRTC_LOG": "DEBUG"}  # streamlit-webrtc's signalling and ICE log, for why_not
     log = (tmp / "streamlit.log").open("w")
     SERVER_LOGS.append(tmp / "streamlit.log")
     proc = subprocess.Popen(
@@ -311,9 +312,11 @@ def test_game_and_showdown(page):
 
 def why_not(page, console: list[str], what: str) -> str:
     """What the page, the browser console and the app server said: for a failure message."""
-    server = SERVER_LOGS[-1].read_text()[-4000:] if SERVER_LOGS else "(no server log)"
+    text = SERVER_LOGS[-1].read_text() if SERVER_LOGS else "(no server log)"
+    webrtc = [line[:300] for line in text.splitlines() if "streamlit_webrtc" in line]
     return (f"{what}\n--- page ---\n{page.locator('body').inner_text()[-2000:]}\n--- browser console ---\n"
-            + "\n".join(console[-40:]) + f"\n--- streamlit server ---\n{server}")
+            + "\n".join(console[-40:]) + "\n--- streamlit-webrtc (server) ---\n" + "\n".join(webrtc[-40:])
+            + f"\n--- streamlit server ---\n{text[-3000:]}")
 
 
 def test_live_camera(page, real_reader):

@@ -88,3 +88,26 @@ def test_send_the_live_cards_to_my_hand(app, reader):
     assert "10 cards sent to My hand." in text(ok(at))
     at.switch_page("ui/pages/my_hand.py").run()
     assert cards(ok(at), "hand") == FakeReader.live_codes
+
+
+def test_webrtc_log_is_off_unless_asked_and_refuses_a_bad_level(capfd):
+    import logging
+
+    import pytest
+
+    from ui.live import LOG_ENV, webrtc_logging
+
+    logger = logging.getLogger("streamlit_webrtc")
+    level, handlers = logger.level, list(logger.handlers)
+    try:
+        assert webrtc_logging({}) is False and logger.handlers == handlers
+        assert webrtc_logging({LOG_ENV: "debug"}) is True
+        assert webrtc_logging({LOG_ENV: "DEBUG"}) is True  # twice: still one handler
+        assert len(logger.handlers) == len(handlers) + 1 and logger.level == logging.DEBUG
+        logging.getLogger("streamlit_webrtc.component").debug("Reset the stopped WebRTC context")
+        assert "streamlit_webrtc.component: Reset the stopped WebRTC context" in capfd.readouterr().err
+        with pytest.raises(ValueError, match=f"{LOG_ENV}='LOUD' is not a logging level"):
+            webrtc_logging({LOG_ENV: "loud"})
+    finally:
+        logger.handlers[:] = handlers
+        logger.setLevel(level)

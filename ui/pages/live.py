@@ -8,7 +8,9 @@ from streamlit_webrtc import WebRtcMode, webrtc_streamer
 from engine.cards import parse_card
 from ui import cardinput, games, show, state
 from ui import reader as card_reader
-from ui.live import MEDIA_CONSTRAINTS, RTC_CONFIGURATION, LiveFeed, LiveRead
+from ui.live import MEDIA_CONSTRAINTS, RTC_CONFIGURATION, LiveFeed, LiveRead, webrtc_logging
+
+webrtc_logging()
 
 st.title("Live")
 games.show_flash()
