@@ -142,6 +142,12 @@ def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> d
     truths = load_truth(folder)
     if limit:
         truths = truths[:limit]
+    return {"data": str(folder), **evaluate_truths(reader, truths, progress)}
+
+
+def evaluate_truths(reader, truths: list[Truth], progress=None, load=None) -> dict:
+    """The figures of :func:`evaluate` over ``truths``; ``load`` (a path -> a BGR array) changes
+    what the reader is shown, e.g. the photos in black and white (default: the files as they are)."""
     per_group: dict[str, Counter] = {}
     confused: Counter = Counter()
     times = []
@@ -150,7 +156,7 @@ def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> d
     gt_by_class: dict[str, dict[int, list]] = {}
     gt_agnostic: dict[int, list] = {}
     for i, t in enumerate(truths):
-        reading = reader.read(t.image)
+        reading = reader.read(t.image if load is None else load(t.image))
         times.append(reading.ms)
         predicted = set(reading.codes())
         truth = t.codes
@@ -199,7 +205,6 @@ def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> d
 
     total = sum(per_group.values(), Counter())
     return {
-        "data": str(folder),
         "overall": summarise(total),
         "groups": {g: summarise(c) for g, c in sorted(per_group.items())},
         "index_map50": float(np.mean(aps)) if aps else 0.0,

@@ -80,3 +80,23 @@ def test_synthetic_validation_takes_the_val_photos_only(tmp_path):
     photos = synthetic_validation(tmp_path, 2)
     assert [t.image.name for t in photos] == ["val0.jpg", "val1.jpg"]
     assert photos[0].boxes == [("QS", (16.0, 24.0, 48.0, 40.0))]
+
+
+def test_evaluate_truths_shows_the_reader_what_load_makes():
+    from pathlib import Path
+
+    from vision.evaluate import Truth, evaluate_truths
+    from vision.types import Reading
+
+    shown = []
+
+    class Reader:
+        def read(self, image):
+            shown.append(image)
+            return Reading((), 1.0, 8, 8, ())
+
+    truths = [Truth(Path("a.jpg"), "val", [("QS", (0, 0, 4, 4))])]
+    plain = evaluate_truths(Reader(), truths)
+    assert shown == [Path("a.jpg")] and plain["overall"]["recall"] == 0.0 and "data" not in plain
+    evaluate_truths(Reader(), truths, load=lambda p: np.full((8, 8, 3), 7, np.uint8))
+    assert isinstance(shown[1], np.ndarray) and shown[1][0, 0, 0] == 7

@@ -1,0 +1,83 @@
+"""Two model folders side by side on synthetic validation data only (never on ../shared/real-dev):
+the figures by which a training run is kept or dropped.
+
+For each data set written by ``ginsight dataset`` and each weights folder:
+- the classifier's top-1 on the validation crops (read at the reader's turns), as they are and
+  turned black and white;
+- the whole reader on the first ``--photos`` validation photos: card precision and recall,
+  indices found and read right, as they are and in black and white.
+
+    python benchmarks/compare_weights.py --a models/weights --b /tmp/new-weights \\
+        --data data/synth2 --data data/synth4 [--photos 300] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from models.classifier import load_crops  # noqa: E402
+from vision.crops import to_grey  # noqa: E402
+from vision.evaluate import evaluate_truths, synthetic_validation  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+
+
+def grey_photo(path: Path) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def crop_top1(reader: Reader, x: np.ndarray, y: np.ndarray) -> float:
+    turns = reader.settings.cls_turns
+    probs = np.concatenate([reader.classifier(x[i:i + 2048], turns=turns) for i in range(0, len(x), 2048)])
+    return float((probs.argmax(1) == y).mean())
+
+
+def measure(weights: Path, data: Path, photos: int) -> dict:
+    reader = Reader(weights)
+    x, y = load_crops(data / "crops", "val")
+    grey_x = np.repeat(to_grey(x)[..., None], 3, axis=3)
+    truths = synthetic_validation(data, photos)
+    out = {"crops": len(y), "crop_top1": crop_top1(reader, x, y), "crop_top1_grey": crop_top1(reader, grey_x, y)}
+    for name, load in (("photos", None), ("photos_grey", grey_photo)):
+        o = evaluate_truths(reader, truths, load=load)["overall"]
+        out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
+                                       "found_read_right")}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", required=True, type=Path, help="a weights folder (e.g. the shipped models/weights)")
+    parser.add_argument("--b", required=True, type=Path, help="another weights folder")
+    parser.add_argument("--data", required=True, type=Path, action="append", help="a folder written by "
+                        "`ginsight dataset` (repeat for several)")
+    parser.add_argument("--photos", type=int, default=300, help="validation photos per data set (default 300)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+
+    figures = {str(d): {"a": measure(args.a, d, args.photos), "b": measure(args.b, d, args.photos)}
+               for d in args.data}
+    print(f"a = {args.a}, b = {args.b}")
+    print("| data | figure | a | b |")
+    print("|---|---|---|---|")
+    for d, ab in figures.items():
+        a, b = ab["a"], ab["b"]
+        print(f"| {d} | crop top-1 ({a['crops']} crops) | {a['crop_top1']:.4f} | {b['crop_top1']:.4f} |")
+        print(f"| {d} | crop top-1, grey | {a['crop_top1_grey']:.4f} | {b['crop_top1_grey']:.4f} |")
+        for name in ("photos", "photos_grey"):
+            for k in ("precision", "recall", "indices_found", "found_read_right"):
+                print(f"| {d} | {name} ({a[name]['photos']}): {k} | {a[name][k]:.3f} | {b[name][k]:.3f} |")
+    if args.json:
+        args.json.write_text(json.dumps({"a": str(args.a), "b": str(args.b), "figures": figures}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
