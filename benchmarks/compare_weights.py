@@ -40,17 +40,21 @@ def crop_top1(reader: Reader, x: np.ndarray, y: np.ndarray) -> float:
     return float((probs.argmax(1) == y).mean())
 
 
-def measure(weights: Path, data: Path, photos: int) -> dict:
-    reader = Reader(weights)
-    x, y = load_crops(data / "crops", "val")
-    grey_x = np.repeat(to_grey(x)[..., None], 3, axis=3)
-    truths = synthetic_validation(data, photos)
+def measure(reader: Reader, x: np.ndarray, grey_x: np.ndarray, y: np.ndarray, truths: list) -> dict:
     out = {"crops": len(y), "crop_top1": crop_top1(reader, x, y), "crop_top1_grey": crop_top1(reader, grey_x, y)}
     for name, load in (("photos", None), ("photos_grey", grey_photo)):
         o = evaluate_truths(reader, truths, load=load)["overall"]
         out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
                                        "found_read_right")}
     return out
+
+
+def compare(a: Path, b: Path, data: Path, photos: int) -> dict:
+    """Both folders' figures on one data set, its crops and photos loaded once."""
+    x, y = load_crops(data / "crops", "val")
+    grey_x = np.repeat(to_grey(x)[..., None], 3, axis=3)
+    truths = synthetic_validation(data, photos)
+    return {k: measure(Reader(w), x, grey_x, y, truths) for k, w in (("a", a), ("b", b))}
 
 
 def main() -> None:
@@ -63,8 +67,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
 
-    figures = {str(d): {"a": measure(args.a, d, args.photos), "b": measure(args.b, d, args.photos)}
-               for d in args.data}
+    figures = {str(d): compare(args.a, args.b, d, args.photos) for d in args.data}
     print(f"a = {args.a}, b = {args.b}")
     print("| data | figure | a | b |")
     print("|---|---|---|---|")
