@@ -2,8 +2,10 @@
 the figures by which a training run is kept or dropped.
 
 For each data set written by ``ginsight dataset`` and each weights folder:
-- the classifier's top-1 on the validation crops (read at the reader's turns), as they are and
-  turned black and white;
+- the classifier's top-1 on the validation crops at its own side (read at the reader's turns),
+  as they are and turned black and white: from ``crops/``, or from ``crops-<side>/`` for a
+  classifier of another side (the crops folder of the same data set written again with the
+  same seed and ``--crop <side>``: the same boxes at another resolution); "n/a" when neither;
 - the whole reader on the first ``--photos`` validation photos: card precision and recall,
   indices found and read right, as they are and in black and white.
 
@@ -40,8 +42,23 @@ def crop_top1(reader: Reader, x: np.ndarray, y: np.ndarray) -> float:
     return float((probs.argmax(1) == y).mean())
 
 
-def measure(reader: Reader, x: np.ndarray, grey_x: np.ndarray, y: np.ndarray, truths: list) -> dict:
-    out = {"crops": len(y), "crop_top1": crop_top1(reader, x, y), "crop_top1_grey": crop_top1(reader, grey_x, y)}
+def crops_for(data: Path, side: int) -> Path | None:
+    """The data set's validation crops at ``side`` pixels: ``crops/``, or ``crops-<side>/`` (the
+    same boxes cut at another side: ``ginsight dataset`` with the same seed and ``--crop``)."""
+    for folder in (data / "crops", data / f"crops-{side}"):
+        shard = next(iter(sorted(folder.glob("val-*.npz"))), None)
+        if shard is not None and np.load(shard)["x"].shape[1] == side:
+            return folder
+    return None
+
+
+def measure(reader: Reader, data: Path, truths: list) -> dict:
+    folder = crops_for(data, reader.classifier.size)
+    out = {"crop_side": reader.classifier.size, "crops": None, "crop_top1": None, "crop_top1_grey": None}
+    if folder is not None:
+        x, y = load_crops(folder, "val")
+        grey_x = np.repeat(to_grey(x)[..., None], 3, axis=3)
+        out.update(crops=len(y), crop_top1=crop_top1(reader, x, y), crop_top1_grey=crop_top1(reader, grey_x, y))
     for name, load in (("photos", None), ("photos_grey", grey_photo)):
         o = evaluate_truths(reader, truths, load=load)["overall"]
         out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
@@ -50,11 +67,13 @@ def measure(reader: Reader, x: np.ndarray, grey_x: np.ndarray, y: np.ndarray, tr
 
 
 def compare(a: Path, b: Path, data: Path, photos: int) -> dict:
-    """Both folders' figures on one data set, its crops and photos loaded once."""
-    x, y = load_crops(data / "crops", "val")
-    grey_x = np.repeat(to_grey(x)[..., None], 3, axis=3)
+    """Both folders' figures on one data set, its photos loaded once."""
     truths = synthetic_validation(data, photos)
-    return {k: measure(Reader(w), x, grey_x, y, truths) for k, w in (("a", a), ("b", b))}
+    return {k: measure(Reader(w), data, truths) for k, w in (("a", a), ("b", b))}
+
+
+def _f(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:.4f}"
 
 
 def main() -> None:
@@ -73,8 +92,9 @@ def main() -> None:
     print("|---|---|---|---|")
     for d, ab in figures.items():
         a, b = ab["a"], ab["b"]
-        print(f"| {d} | crop top-1 ({a['crops']} crops) | {a['crop_top1']:.4f} | {b['crop_top1']:.4f} |")
-        print(f"| {d} | crop top-1, grey | {a['crop_top1_grey']:.4f} | {b['crop_top1_grey']:.4f} |")
+        print(f"| {d} | crop top-1 ({a['crops']} / {b['crops']} crops, {a['crop_side']} / {b['crop_side']} px) "
+              f"| {_f(a['crop_top1'])} | {_f(b['crop_top1'])} |")
+        print(f"| {d} | crop top-1, grey | {_f(a['crop_top1_grey'])} | {_f(b['crop_top1_grey'])} |")
         for name in ("photos", "photos_grey"):
             for k in ("precision", "recall", "indices_found", "found_read_right"):
                 print(f"| {d} | {name} ({a[name]['photos']}): {k} | {a[name][k]:.3f} | {b[name][k]:.3f} |")

@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", help="comma-separated deck names (default: every fetched deck)")
     parser.add_argument("--fetch", action="store_true", help="fetch the deck artwork from the registries first")
     parser.add_argument("--no-crops", action="store_true", help="skip the classifier's index crops")
+    parser.add_argument("--crop", type=int, default=32, metavar="PX",
+                        help="side of the index crops in pixels (default 32; a classifier reads at its crops' side)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError("--n must be at least 1")
     if not 0 <= args.val < 1:
         raise GinsightError("--val must be in [0, 1)")
+    if not 8 <= args.crop <= 256:
+        raise GinsightError("--crop must be 8 to 256 pixels")
     out = Path(args.out)
     if out.exists() and any((out / "images").glob("*/*.jpg")):
         raise GinsightError(f"{out} already holds a data set: pick an empty folder")
@@ -42,6 +46,6 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
-                    decks=decks, procedural=args.procedural, crops=not args.no_crops)
+                    decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop)
     print(json.dumps(summary))
     return 0

@@ -5,7 +5,8 @@ number of workers), parallel, with a progress bar.
 Layout written under OUT::
 
     images/{train,val}/NNNNNN.jpg   labels/{train,val}/NNNNNN.txt   data.yaml
-    crops/{train,val}-SSS.npz       (x: uint8 BGR (N, 32, 32, 3), y: int16 card class, 52 = no index)
+    crops/{train,val}-SSS.npz       (x: uint8 BGR (N, C, C, 3), y: int16 card class, 52 = no index;
+                                     C = ``crop``, 32 pixels unless asked otherwise)
 
 Label classes are the 52 cards in the engine's order (``CLASS_NAMES``); the detector is
 trained on them as one class, the classifier reads the card.
@@ -27,7 +28,7 @@ from datasets.backgrounds import Backgrounds
 from datasets.decks import available_decks, load_deck, procedural_deck
 from datasets.scenes import Scene, make_scene
 from engine.cards import CODES
-from vision.crops import crop_square
+from vision.crops import CROP, crop_square
 from vision.evaluate import iou
 from vision.reader import NONE_CLASS
 
@@ -46,7 +47,8 @@ def _init(deck_names: list[str], procedural: int, height: int) -> None:
     _STATE["backgrounds"] = Backgrounds()
 
 
-def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3) -> tuple[list, list]:
+def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
+           per_scene_negatives: int = 3) -> tuple[list, list]:
     image = scene.image
     xs, ys = [], []
     boxes = []
@@ -59,7 +61,7 @@ def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3)
             k = rng.uniform(0.9, 1.12)
             cx, cy = (x1 + x2) / 2 + jx, (y1 + y2) / 2 + jy
             box = (cx - w * k / 2, cy - h * k / 2, cx + w * k / 2, cy + h * k / 2)
-            xs.append(crop_square(image, box))
+            xs.append(crop_square(image, box, crop))
             ys.append(CLASS_ID[label.card])
     size = image.shape[0]
     sides = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [size * 0.05]
@@ -69,7 +71,7 @@ def _crops(rng: np.random.Generator, scene: Scene, per_scene_negatives: int = 3)
         box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
         if any(iou(box, b) > 0.1 for b in boxes):
             continue
-        xs.append(crop_square(image, box))
+        xs.append(crop_square(image, box, crop))
         ys.append(NONE_CLASS)
     return xs, ys
 
@@ -86,7 +88,7 @@ def yolo_lines(scene: Scene) -> list[str]:
 
 
 def _task(args: tuple) -> tuple[int, int]:
-    out, split, start, stop, seed, size, shard_id, crops = args
+    out, split, start, stop, seed, size, shard_id, crops, crop = args
     images = Path(out) / "images" / split
     labels = Path(out) / "labels" / split
     xs: list = []
@@ -101,7 +103,7 @@ def _task(args: tuple) -> tuple[int, int]:
         (labels / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
         n_labels += len(lines)
         if crops:
-            cx, cy = _crops(rng, scene)
+            cx, cy = _crops(rng, scene, crop)
             xs += cx
             ys += cy
     if crops and xs:
@@ -112,8 +114,12 @@ def _task(args: tuple) -> tuple[int, int]:
 
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
-          progress: bool = True) -> dict:
-    """Write ``n`` synthetic photos (and crops) under ``out``; returns a summary."""
+          crop: int = CROP, progress: bool = True) -> dict:
+    """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
+    summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
+    gives the same photos and crops of the same boxes at another resolution."""
+    if not 8 <= crop <= 256:
+        raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
     out = Path(out)
     deck_names = decks if decks is not None else [d for d in available_decks() if not d.startswith("procedural")]
     for split in ("train", "val"):
@@ -121,7 +127,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     (out / "crops").mkdir(exist_ok=True)
     n_val = max(1, round(n * val_fraction)) if n > 1 else 0
-    tasks = _tasks(str(out), n_val, n, seed, size, crops)
+    tasks = _tasks(str(out), n_val, n, seed, size, crops, crop)
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
@@ -150,18 +156,19 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         f"names: {json.dumps(CLASS_NAMES)}\n"
     )
     summary = {"images": n, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
-               "procedural_decks": procedural, "seconds": round(time.time() - t0, 1)}
+               "procedural_decks": procedural,
+               "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 
-def _tasks(out: str, n_val: int, n: int, seed: int, size: int, crops: bool) -> list[tuple]:
+def _tasks(out: str, n_val: int, n: int, seed: int, size: int, crops: bool, crop: int = CROP) -> list[tuple]:
     """Work units: runs of image numbers, each written by one worker (and one crop shard)."""
     tasks = []
     shard = 0
     step = SHARD if n >= 4 * SHARD else max(1, n // 8)
     for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
         for start in range(lo, hi, step):
-            tasks.append((out, split, start, min(start + step, hi), seed, size, shard, crops))
+            tasks.append((out, split, start, min(start + step, hi), seed, size, shard, crops, crop))
             shard += 1
     return tasks

@@ -1,4 +1,6 @@
-"""The card classifier: a small CNN that reads one corner index from a 32x32 colour crop.
+"""The card classifier: a small CNN that reads one corner index from a square colour crop
+(32 or 48 pixels: the side is the training crops'; the network pools globally, so weights
+trained at one side can go on training at another).
 
 53 outputs: the 52 cards (engine order, class = suit * 13 + rank) and "no index", so that
 the detector's false alarms (a pip, a letter on the table) can be thrown out. The crops
@@ -27,7 +29,8 @@ def build_model(channels: int = CHANNELS):
     def block(cin: int, cout: int, stride: int) -> list:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    # About 9 million multiply-adds a crop: thousands of crops a second to train on a CPU.
+    # About 9 million multiply-adds a 32-px crop (20 million at 48): thousands of crops a second
+    # to train on a CPU.
     return nn.Sequential(
         *block(channels, 16, 1), *block(16, 32, 2),  # 16x16
         *block(32, 32, 1), *block(32, 64, 2),  # 8x8
@@ -45,6 +48,9 @@ def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
         ys.append(d["y"])
     if not xs:
         raise FileNotFoundError(f"no {split} crops in {folder}")
+    shapes = sorted({a.shape[1:] for a in xs})
+    if len(shapes) > 1:
+        raise ValueError(f"the crops in {folder} are not all one size: {shapes}")
     x = np.concatenate(xs)
     if x.ndim != 4 or x.shape[-1] != CHANNELS:
         raise ValueError(f"the crops in {folder} are {x.shape[1:]}, not colour (S, S, {CHANNELS}): they were "
@@ -155,6 +161,9 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(len(x_train) / batch)
     total_steps = max(epochs * steps_per_epoch, 1)
+    crop = int(x_train.shape[1])
+    if x_val.shape[1] != crop:
+        raise ValueError(f"{crops_dir}: training crops are {crop} px, validation crops {x_val.shape[1]} px")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     run_start, step = time.time(), 0
@@ -185,7 +194,8 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             seen += len(yb)
             loss_sum += loss.item() * len(yb)
         acc = evaluate(model, x_val, y_val)
-        row = {"epoch": len(history) + 1, "loss": round(loss_sum / max(seen, 1), 4), "val_top1": round(acc, 4),
+        row = {"epoch": len(history) + 1, "crop": crop, "loss": round(loss_sum / max(seen, 1), 4),
+               "val_top1": round(acc, 4),
                "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train), "crops_seen": seen,
                "device": str(dev)}
         history.append(row)
@@ -194,8 +204,8 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         model.to(dev)
     model.to("cpu")
     if export:
-        export_onnx(model, out_dir / "classifier.onnx")
-    metrics = {"history": history, "val_top1": history[-1]["val_top1"] if history else None,
+        export_onnx(model, out_dir / "classifier.onnx", crop)
+    metrics = {"crop": crop, "history": history, "val_top1": history[-1]["val_top1"] if history else None,
                "val_crops": len(x_val), "epochs_run": len(history) - epochs_before}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
@@ -216,12 +226,15 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:
     return correct / max(len(x), 1)
 
 
-def export_onnx(model, path: Path) -> None:
+def export_onnx(model, path: Path, crop: int | None = None) -> None:
+    """The ONNX input side is ``crop`` (default ``vision.crops.CROP``): the reader cuts its crops
+    at the side it finds there."""
     import torch
 
     from vision.crops import CROP
 
     model.eval()
-    dummy = torch.zeros(1, CHANNELS, CROP, CROP)
+    side = crop or CROP
+    dummy = torch.zeros(1, CHANNELS, side, side)
     torch.onnx.export(model, dummy, str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)

@@ -125,10 +125,10 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
                                minutes=minutes, lr=lr, export=export,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
-    from vision.crops import CROP
 
+    side = metrics["crop"]
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
-             "input": f"{CROP}x{CROP}x{CHANNELS}", "epochs": metrics["epochs_run"],
+             "input": f"{side}x{side}x{CHANNELS}", "epochs": metrics["epochs_run"],
              "minutes_budget": minutes, "lr": lr, "device": device, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry)
@@ -142,7 +142,9 @@ def export_classifier(weights: Path) -> Path:
     from models.classifier import build_model, export_onnx
 
     model = build_model()
-    model.load_state_dict(torch.load(weights, map_location="cpu")["model"])
+    state = torch.load(weights, map_location="cpu")
+    model.load_state_dict(state["model"])
+    history = state.get("history") or [{}]
     WEIGHTS.mkdir(parents=True, exist_ok=True)
-    export_onnx(model, WEIGHTS / "classifier.onnx")
+    export_onnx(model, WEIGHTS / "classifier.onnx", history[-1].get("crop"))  # older runs: 32 px
     return WEIGHTS / "classifier.onnx"

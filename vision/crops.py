@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-CROP = 32  # side of the classifier's input, pixels
+CROP = 32  # side of the classifier's input, pixels, unless a data set is written with another
 MARGIN = 1.15  # the crop is this much larger than the index box's longer side
 LUMA = np.float32([0.114, 0.587, 0.299])  # BGR -> grey, weighed as OpenCV and cameras do
 

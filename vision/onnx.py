@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import normalise, to_grey
+from vision.crops import CROP, normalise, to_grey
 
 
 def _session(path: Path, threads: int):
@@ -82,7 +82,8 @@ class IndexDetector:
 
 
 class IndexClassifier:
-    """Square BGR crops (N, S, S, 3) -> probabilities over 52 cards + "no index".
+    """Square BGR crops (N, S, S, 3) -> probabilities over 52 cards + "no index". ``size`` is
+    the S the network was trained on (its ONNX input side); crops are cut at that size.
 
     A model trained on grey crops (one input channel, before colour) is given grey ones.
     """
@@ -90,7 +91,9 @@ class IndexClassifier:
     def __init__(self, path: Path, threads: int = 2) -> None:
         self.session = _session(path, threads)
         self.input = self.session.get_inputs()[0].name
-        self.channels = self.session.get_inputs()[0].shape[1]
+        shape = self.session.get_inputs()[0].shape
+        self.channels = shape[1]
+        self.size = shape[-1] if isinstance(shape[-1], int) else CROP  # the crop side it was trained on
 
     def __call__(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:
         """``turns``: 1 reads each crop as it is; 2 or 4 also read it turned by half or quarter

@@ -2,7 +2,7 @@
 
 Two stages, both trained on synthetic photos only (see ``models/MODEL_CARD.md``):
 a YOLO detector finds corner indices (one class), then a small CNN reads each index from
-a 32x32 colour crop (52 cards, or "no index"). The two indices of one card make one card; a
+a small square colour crop (52 cards, or "no index"). The two indices of one card make one card; a
 deck holds each card once, so indices of one code far apart are kept as one card, flagged.
 """
 
@@ -74,7 +74,7 @@ class Reader:
         boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=self.settings.det_scales)
         if len(boxes) == 0:
             return []
-        crops = np.stack([crop_square(img, tuple(b)) for b in boxes])
+        crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
         out = []
         for box, score, p in zip(boxes, scores, probs, strict=True):

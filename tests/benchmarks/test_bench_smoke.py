@@ -30,3 +30,19 @@ def test_threshold_sweep_counts_reads_above_each_threshold():
     reads = [[(0.9, True), (0.6, False)], [(0.7, True), (0.4, True)]]  # 4 true cards in all
     rows = module.sweep(reads, 4, thresholds=(0.3, 0.5, 0.8, 0.95))
     assert rows == [(0.3, 0.75, 0.75), (0.5, 2 / 3, 0.5), (0.8, 1.0, 0.25), (0.95, 1.0, 0.0)]
+
+
+def test_compare_weights_finds_the_crops_of_each_classifier_side(tmp_path):
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("compare_weights", ROOT / "benchmarks" / "compare_weights.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for folder, side in (("crops", 32), ("crops-48", 48)):
+        (tmp_path / folder).mkdir()
+        np.savez(tmp_path / folder / "val-0000.npz", x=np.zeros((1, side, side, 3), np.uint8), y=np.zeros(1))
+    assert module.crops_for(tmp_path, 32) == tmp_path / "crops"
+    assert module.crops_for(tmp_path, 48) == tmp_path / "crops-48"
+    assert module.crops_for(tmp_path, 64) is None

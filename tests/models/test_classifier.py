@@ -72,3 +72,38 @@ def test_augment_shows_some_crops_without_colour():
     out = augment(rng, batch).astype(int)
     chroma = np.abs(out[..., 2] - out[..., 0]).mean((1, 2))
     assert 0.08 <= (chroma < 3).mean() <= 0.3  # washed-out colour alone keeps more than that
+
+
+def test_crops_of_two_sides_in_one_folder_are_refused(tmp_path):
+    np.savez_compressed(tmp_path / "train-0000.npz", x=np.zeros((2, 32, 32, 3), np.uint8), y=np.zeros(2, np.int16))
+    np.savez_compressed(tmp_path / "train-0001.npz", x=np.zeros((2, 48, 48, 3), np.uint8), y=np.zeros(2, np.int16))
+    with pytest.raises(ValueError, match="not all one size"):
+        load_crops(tmp_path, "train")
+
+
+def _crops_of_side(folder, side, n=64, seed=0):
+    rng = np.random.default_rng(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    for split in ("train", "val"):
+        x = rng.integers(0, 255, (n, side, side, CHANNELS)).astype(np.uint8)
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=rng.integers(0, 53, n).astype(np.int16))
+
+
+@pytest.mark.slow
+def test_weights_trained_at_32_go_on_at_48_and_export_a_48_px_input(tmp_path):
+    # The network pools globally: a 32-px classifier can go on training on 48-px crops, and the
+    # ONNX it exports then asks for 48-px crops, which the reader cuts (IndexClassifier.size).
+    from models.classifier import train_classifier
+    from vision.onnx import IndexClassifier
+
+    _crops_of_side(tmp_path / "c32", 32)
+    _crops_of_side(tmp_path / "c48", 48)
+    quiet = {"batch": 32, "threads": 1, "log": lambda _: None}
+    first = train_classifier(tmp_path / "c32", tmp_path / "w", epochs=1, **quiet)
+    assert first["crop"] == 32 and IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1).size == 32
+    second = train_classifier(tmp_path / "c48", tmp_path / "w", epochs=1, resume=tmp_path / "w" / "classifier.pt",
+                              **quiet)
+    assert second["crop"] == 48 and [h["crop"] for h in second["history"]] == [32, 48]
+    clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
+    assert clf.size == 48
+    assert clf(np.zeros((3, 48, 48, 3), np.uint8), turns=4).shape == (3, 53)

@@ -79,3 +79,31 @@ def test_dataset_labels_are_yolo_and_reproducible(tiny_data, tmp_path):
 def test_procedural_deck_is_used(tiny_data):
     deck = procedural_deck(0, height=120)
     assert len(deck.faces) == 52
+
+
+def test_another_crop_side_gives_the_same_photos_and_boxes(tiny_data, tmp_path):
+    # With the same seed, --crop changes the crops' resolution and nothing else: a classifier of
+    # another side is compared on the same photos and the same boxes.
+    import cv2
+
+    import datasets.build as build
+
+    build._STATE.clear()
+    again = tmp_path / "again48"
+    summary = build.build(again, 12, seed=5, size=160, workers=1, decks=[], procedural=1, height=120,
+                          progress=False, crop=48)
+    assert summary["crop"] == 48
+    for f in sorted((tiny_data / "images").rglob("*.jpg")) + sorted((tiny_data / "labels").rglob("*.txt")):
+        assert (again / f.relative_to(tiny_data)).read_bytes() == f.read_bytes(), f.name
+    for shard in sorted((tiny_data / "crops").glob("*.npz")):
+        small, big = np.load(shard), np.load(again / "crops" / shard.name)
+        assert big["x"].shape[1:] == (48, 48, 3) and (small["y"] == big["y"]).all()
+        shrunk = np.stack([cv2.resize(p, (32, 32), interpolation=cv2.INTER_AREA) for p in big["x"]])
+        assert np.abs(shrunk.astype(int) - small["x"].astype(int)).mean() < 12  # the same boxes
+
+
+def test_a_crop_side_out_of_range_is_refused(tmp_path):
+    import datasets.build as build
+
+    with pytest.raises(ValueError, match="crop side"):
+        build.build(tmp_path / "x", 2, seed=0, crop=4, progress=False)
