@@ -46,3 +46,24 @@ def test_compare_weights_finds_the_crops_of_each_classifier_side(tmp_path):
     assert module.crops_for(tmp_path, 32) == tmp_path / "crops"
     assert module.crops_for(tmp_path, 48) == tmp_path / "crops-48"
     assert module.crops_for(tmp_path, 64) is None
+
+
+def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reader_speed", ROOT / "benchmarks" / "reader_speed.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    order = []
+
+    class _Reader:
+        def __init__(self, name, ms):
+            self.name, self.ms = name, ms
+
+        def read(self, img):
+            order.append((self.name, img))
+            return type("R", (), {"ms": self.ms})()
+
+    ms_a, ms_b = module.time_side_by_side(_Reader("a", 10.0), _Reader("b", 20.0), [1, 2, 3], warmup=1)
+    assert ms_a == [10.0] * 3 and ms_b == [20.0] * 3
+    assert order[2:] == [("a", 1), ("b", 1), ("b", 2), ("a", 2), ("a", 3), ("b", 3)]

@@ -1,0 +1,77 @@
+"""Two weights folders' reading time side by side, on the same photos in one run (the machine
+is noisy: compare the ratio within a run, not milliseconds across runs).
+
+Each photo is read by A then B, then B then A, alternately, after a warm-up; the medians of
+milliseconds per photo (``Reading.ms``: decoding, both networks, grouping) and the ratio B / A.
+Timing only: any photos will do, real-dev's included (their cards are not looked at).
+
+    python benchmarks/reader_speed.py --a models/weights --b /tmp/new-weights \\
+        --photos ../shared/real-dev/images [--n 100] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.image import load_image  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+
+SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+def photos_in(folder: Path, n: int) -> list[Path]:
+    found = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in SUFFIXES)
+    if not found:
+        raise SystemExit(f"no photos under {folder}")
+    return found[:n]
+
+
+def time_side_by_side(a: Reader, b: Reader, images: list, warmup: int = 3) -> tuple[list[float], list[float]]:
+    for img in images[:warmup]:
+        a.read(img)
+        b.read(img)
+    ms_a, ms_b = [], []
+    for i, img in enumerate(images):
+        first, second = ((a, ms_a), (b, ms_b)) if i % 2 == 0 else ((b, ms_b), (a, ms_a))
+        for reader, out in (first, second):
+            out.append(reader.read(img).ms)
+    return ms_a, ms_b
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--a", required=True, type=Path, help="a weights folder")
+    parser.add_argument("--b", required=True, type=Path, help="another weights folder")
+    parser.add_argument("--photos", required=True, type=Path, help="a folder of photos (searched recursively)")
+    parser.add_argument("--n", type=int, default=100, help="photos to read (default 100)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+
+    paths = photos_in(args.photos, args.n)
+    images = [load_image(p) for p in paths]  # decoded once: the networks are what is compared
+    a, b = Reader(args.a), Reader(args.b)
+    ms_a, ms_b = time_side_by_side(a, b, images)
+    med_a, med_b = statistics.median(ms_a), statistics.median(ms_b)
+    sizes = sorted({f"{img.shape[1]}x{img.shape[0]}" for img in images})
+    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
+           f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+           "photos": len(images), "sizes": sizes[:5], "a": str(args.a), "b": str(args.b),
+           "crop_side": {"a": a.classifier.size, "b": b.classifier.size},
+           "median_ms": {"a": round(med_a, 1), "b": round(med_b, 1)}, "ratio_b_over_a": round(med_b / med_a, 3)}
+    print(json.dumps(out, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
