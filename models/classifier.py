@@ -156,14 +156,18 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             model.load_state_dict(state["model"])
             history = state.get("history", [])
             log(f"resumed from {resume} ({len(history)} epochs before)")
+    crop = int(x_train.shape[1])
+    if x_val.shape[1] != crop:
+        raise ValueError(f"{crops_dir}: training crops are {crop} px, validation crops {x_val.shape[1]} px")
+    before = (history[-1].get("crop") or 32) if history else crop  # rows before crop sides were recorded: 32
+    if before != crop:
+        log(f"the weights were last trained on {before}-px crops, these are {crop} px: the classifier "
+            f"goes on at {crop} px and the reader will cut {crop}-px crops")
     epochs_before = len(history)
     model.to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps_per_epoch = math.ceil(len(x_train) / batch)
     total_steps = max(epochs * steps_per_epoch, 1)
-    crop = int(x_train.shape[1])
-    if x_val.shape[1] != crop:
-        raise ValueError(f"{crops_dir}: training crops are {crop} px, validation crops {x_val.shape[1]} px")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     run_start, step = time.time(), 0

@@ -98,11 +98,14 @@ def test_weights_trained_at_32_go_on_at_48_and_export_a_48_px_input(tmp_path):
 
     _crops_of_side(tmp_path / "c32", 32)
     _crops_of_side(tmp_path / "c48", 48)
-    quiet = {"batch": 32, "threads": 1, "log": lambda _: None}
+    logged = []
+    quiet = {"batch": 32, "threads": 1, "log": logged.append}
     first = train_classifier(tmp_path / "c32", tmp_path / "w", epochs=1, **quiet)
     assert first["crop"] == 32 and IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1).size == 32
+    assert not any("px crops" in line for line in logged)
     second = train_classifier(tmp_path / "c48", tmp_path / "w", epochs=1, resume=tmp_path / "w" / "classifier.pt",
                               **quiet)
+    assert any("last trained on 32-px crops, these are 48 px" in line for line in logged)
     assert second["crop"] == 48 and [h["crop"] for h in second["history"]] == [32, 48]
     clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
     assert clf.size == 48
