@@ -1,4 +1,4 @@
-"""``ginsight train``'s bad usage: one line naming what is wrong, exit 2 (no training here)."""
+"""``ginsight train``'s (and ``dataset``'s) bad usage: one line naming what is wrong, exit 2 (no training here)."""
 
 from cli.main import main
 
@@ -41,3 +41,9 @@ def test_export_writes_both_onnx_files(tmp_path, monkeypatch):
 
     for name in ("detector.onnx", "classifier.onnx"):
         assert ort.InferenceSession(str(tmp_path / name)).get_inputs(), name
+
+
+def test_dataset_refuses_a_crop_side_out_of_range_by_name(tmp_path, capsys):
+    assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--crop", "4"]) == 2
+    assert "--crop must be 8 to 256 pixels" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()  # nothing written
