@@ -15,7 +15,8 @@
 # ONNX export is left for this machine (`ginsight train --export`), where it is tested.
 #
 # Knobs (environment): N photos (12000), SEED (3), BUDGET seconds for the whole train step (520),
-# CLS_S classifier seconds at most (300), BATCH detector batch (64), IMGSZ (640), DEVICE (0).
+# CLS_S classifier seconds at most (300), BATCH detector batch (64), IMGSZ (640), DEVICE (0),
+# CROP the classifier's crop side in pixels (32, the shipped one's; 48 to go on at 48).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -56,9 +57,9 @@ train() {
   python3 -c 'import torch, ultralytics, cv2, numpy; print("torch", torch.__version__, "cuda", torch.cuda.is_available(),
     "ultralytics", ultralytics.__version__, "cv2", cv2.__version__, "numpy", numpy.__version__)' || return 1
 
-  echo "== data set: $n photos, seed $seed ($(left) s left)"
+  echo "== data set: $n photos, seed $seed, ${CROP:-32}-px crops ($(left) s left)"
   if [ -f "$data/data.yaml" ]; then echo "(the data set of an earlier call on this warm machine)"; else
-    python3 -m cli.main dataset --out "$data" --n "$n" --seed "$seed" --workers "$(nproc)" 2>&1 | tr '\r' '\n' | tail -n 3
+    python3 -m cli.main dataset --out "$data" --n "$n" --seed "$seed" --crop "${CROP:-32}" --workers "$(nproc)" 2>&1 | tr '\r' '\n' | tail -n 3
   fi
   [ -f "$data/data.yaml" ] || { echo "no data set written"; return 1; }
 
