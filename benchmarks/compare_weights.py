@@ -52,12 +52,15 @@ def crops_for(data: Path, side: int) -> Path | None:
     return None
 
 
-def measure(reader: Reader, data: Path, truths: list) -> dict:
+def measure(reader: Reader, data: Path, truths: list, loaded: dict) -> dict:
+    """``loaded``: crops folder -> (x, grey x, y), filled here, shared by both weights folders."""
     folder = crops_for(data, reader.classifier.size)
     out = {"crop_side": reader.classifier.size, "crops": None, "crop_top1": None, "crop_top1_grey": None}
     if folder is not None:
-        x, y = load_crops(folder, "val")
-        grey_x = np.repeat(to_grey(x)[..., None], 3, axis=3)
+        if folder not in loaded:
+            x, y = load_crops(folder, "val")
+            loaded[folder] = (x, np.repeat(to_grey(x)[..., None], 3, axis=3), y)
+        x, grey_x, y = loaded[folder]
         out.update(crops=len(y), crop_top1=crop_top1(reader, x, y), crop_top1_grey=crop_top1(reader, grey_x, y))
     for name, load in (("photos", None), ("photos_grey", grey_photo)):
         o = evaluate_truths(reader, truths, load=load)["overall"]
@@ -67,9 +70,10 @@ def measure(reader: Reader, data: Path, truths: list) -> dict:
 
 
 def compare(a: Path, b: Path, data: Path, photos: int) -> dict:
-    """Both folders' figures on one data set, its photos loaded once."""
+    """Both folders' figures on one data set, its photos and each side's crops loaded once."""
     truths = synthetic_validation(data, photos)
-    return {k: measure(Reader(w), data, truths) for k, w in (("a", a), ("b", b))}
+    loaded: dict = {}
+    return {k: measure(Reader(w), data, truths, loaded) for k, w in (("a", a), ("b", b))}
 
 
 def _f(v: float | None) -> str:

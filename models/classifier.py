@@ -97,6 +97,14 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
     return out
 
 
+def trained_crop(history: list[dict]) -> int:
+    """The crop side weights were last trained at, from their history (runs before the side
+    was recorded were all at ``vision.crops.CROP``, 32)."""
+    from vision.crops import CROP
+
+    return (history[-1].get("crop") if history else None) or CROP
+
+
 def lr_at(progress: float, max_lr: float, warmup: float = 0.15) -> float:
     """One cycle over ``progress`` in [0, 1] (steps done, or time spent, over the whole run):
     a linear warm-up from max/25, then a cosine down to max/1e4."""
@@ -159,7 +167,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     crop = int(x_train.shape[1])
     if x_val.shape[1] != crop:
         raise ValueError(f"{crops_dir}: training crops are {crop} px, validation crops {x_val.shape[1]} px")
-    before = (history[-1].get("crop") or 32) if history else crop  # rows before crop sides were recorded: 32
+    before = trained_crop(history) if history else crop
     if before != crop:
         log(f"the weights were last trained on {before}-px crops, these are {crop} px: the classifier "
             f"goes on at {crop} px and the reader will cut {crop}-px crops")

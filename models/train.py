@@ -139,12 +139,11 @@ def export_classifier(weights: Path) -> Path:
     """``classifier.pt`` -> ``models/weights/classifier.onnx`` (e.g. after training elsewhere)."""
     import torch
 
-    from models.classifier import build_model, export_onnx
+    from models.classifier import build_model, export_onnx, trained_crop
 
     model = build_model()
     state = torch.load(weights, map_location="cpu")
     model.load_state_dict(state["model"])
-    history = state.get("history") or [{}]
     WEIGHTS.mkdir(parents=True, exist_ok=True)
-    export_onnx(model, WEIGHTS / "classifier.onnx", history[-1].get("crop"))  # older runs: 32 px
+    export_onnx(model, WEIGHTS / "classifier.onnx", trained_crop(state.get("history") or []))
     return WEIGHTS / "classifier.onnx"
