@@ -77,6 +77,8 @@ class DeckStyle:
     index_gap: float
     centred: bool
     pip_style: str
+    pip_shape: PipShape
+    pip_aspect: float  # width / height of the index's suit symbol
     centre_pip: float
     panel: Colour
 
@@ -114,47 +116,130 @@ class DeckStyle:
             index_y=rng.uniform(0.03, 0.06) * height,
             index_gap=rng.uniform(0.005, 0.02) * height,
             centred=rng.random() < 0.7,
-            pip_style=rng.choice(["round", "slim", "font"]),
+            pip_style=rng.choice(["drawn", "drawn", "font"]),
+            pip_shape=PipShape.from_rng(rng),
+            pip_aspect=rng.uniform(0.75, 1.1),
             centre_pip=rng.uniform(0.1, 0.14),
             panel=rng.choice([(190, 40, 40), (40, 70, 160), (220, 180, 60), (60, 130, 80), (120, 60, 140)]),
         )
 
 
-def draw_pip(suit: str, width: float, height: float, colour: Colour, style: str) -> Image.Image:
-    """A suit symbol filling a ``width`` x ``height`` RGBA image, pointing up."""
+PIP_CANVAS = 240  # the side a drawn pip is laid out at before it is scaled to its box
+
+
+@dataclass(frozen=True)
+class PipShape:
+    """The geometry of one deck's drawn suit symbols (fractions of the symbol's width).
+
+    Real decks differ most where clubs and spades are told apart at a few pixels: a club's lobes
+    may be small and tall or big and packed into a wide trefoil (as on the common casino decks), a
+    spade may be slim or broad-shouldered; either stem may be a thin line or a wide flared foot.
+    """
+
+    lobe: float  # radius of a club's or spade's round lobes
+    spread: float  # distance of a club's side lobes from its top lobe, in lobe radii
+    shoulder: float  # how far a spade's shoulders bulge out (0: straight, < 0: pinched)
+    stem: float  # half-width of the foot of a club's or spade's stem
+    stem_length: float
+    heart_lobe: float
+    heart_tip: float  # how far a heart's point hangs below its lobes, in widths
+    diamond_pinch: float  # how far a diamond's sides curve in
+
+    @classmethod
+    def from_rng(cls, rng: random.Random) -> PipShape:
+        return cls(
+            lobe=rng.uniform(0.2, 0.31),
+            spread=rng.uniform(1.35, 2.0),
+            shoulder=rng.uniform(-0.05, 0.14),
+            stem=rng.uniform(0.07, 0.24),
+            stem_length=rng.uniform(0.15, 0.4),
+            heart_lobe=rng.uniform(0.24, 0.29),
+            heart_tip=rng.uniform(0.55, 0.85),
+            diamond_pinch=rng.uniform(0.0, 0.12),
+        )
+
+
+def _curve(a, b, bulge: float, n: int = 12) -> list[tuple[float, float]]:
+    """Points from ``a`` to ``b`` along a quadratic curve bowed out by ``bulge`` x its length
+    (in, when negative) on a shape traced as the pips are: top, left side, bottom, right side."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    cx, cy = (ax + bx) / 2 - bulge * dy, (ay + by) / 2 + bulge * dx
+    out = []
+    for t in (i / n for i in range(n + 1)):
+        a_, c_, b_ = (1 - t) ** 2, 2 * (1 - t) * t, t * t
+        out.append((a_ * ax + c_ * cx + b_ * bx, a_ * ay + c_ * cy + b_ * by))
+    return out
+
+
+def _pip_mask(suit: str, shape: PipShape) -> Image.Image:
+    """A suit symbol, pointing up, drawn in white on a black canvas and cropped to its ink."""
+    s = PIP_CANVAS
+    canvas = Image.new("L", (s, 2 * s), 0)
+    draw = ImageDraw.Draw(canvas)
+
+    def disc(x: float, y: float, r: float) -> None:
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=255)
+
+    def stem(top: float) -> None:
+        foot = top + shape.lobe * s * 0.8 + shape.stem_length * s  # below the lobes
+        draw.polygon([(s / 2 - 0.03 * s, top), (s / 2 + 0.03 * s, top), (s / 2 + shape.stem * s, foot),
+                      (s / 2 - shape.stem * s, foot)], fill=255)
+
+    if suit == "C":
+        r = shape.lobe * s
+        dx = s / 2 - r
+        dy = max((shape.spread * r) ** 2 - dx * dx, (0.6 * r) ** 2) ** 0.5
+        top, side = r, r + dy
+        disc(s / 2, top, r)
+        disc(r, side, r)
+        disc(s - r, side, r)
+        draw.polygon([(s / 2, top), (r, side), (s - r, side)], fill=255)
+        disc(s / 2, (top + 2 * side) / 3, 0.6 * r)  # no pinholes where the lobes meet
+        disc(s / 2, side, 0.5 * r)
+        stem(side)
+    elif suit == "S":
+        r = shape.lobe * s
+        side = s * 0.95 - r * 0.2  # lobes' centres: the body is about as tall as wide
+        left = _curve((s / 2, 0), (r * 0.1, side - r * 0.25), shape.shoulder)
+        right = _curve((s - r * 0.1, side - r * 0.25), (s / 2, 0), shape.shoulder)
+        draw.polygon([*left, (r, side + r * 0.6), (s - r, side + r * 0.6), *right], fill=255)
+        disc(r, side, r)
+        disc(s - r, side, r)
+        draw.polygon([(r, side), (s / 2, side + r * 0.9), (s - r, side)], fill=255)
+        stem(side)
+    elif suit == "H":
+        r = shape.heart_lobe * s
+        tip = r + shape.heart_tip * s
+        disc(r, r, r)
+        disc(s - r, r, r)
+        draw.polygon(_curve((0.01 * s, r * 1.1), (s / 2, tip), 0.08) + _curve((s / 2, tip), (0.99 * s, r * 1.1), 0.08)
+                     + [(s / 2, r * 0.6)], fill=255)
+    else:
+        h = s * 1.25
+        pinch = -shape.diamond_pinch
+        points = (_curve((s / 2, 0), (0, h / 2), pinch) + _curve((0, h / 2), (s / 2, h), pinch)
+                  + _curve((s / 2, h), (s, h / 2), pinch) + _curve((s, h / 2), (s / 2, 0), pinch))
+        draw.polygon(points, fill=255)
+    return canvas.crop(canvas.getbbox())
+
+
+DEFAULT_PIP = PipShape(0.24, 1.7, 0.05, 0.17, 0.25, 0.27, 0.7, 0.05)
+
+
+def draw_pip(suit: str, width: float, height: float, colour: Colour, style: str,
+             shape: PipShape | None = None) -> Image.Image:
+    """A suit symbol filling a ``width`` x ``height`` RGBA image, pointing up: a font's glyph
+    (``style`` "font"), or drawn to ``shape``."""
     w, h = max(1, round(width)), max(1, round(height))
-    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    fill = (*colour, 255)
     if style == "font":
         glyph = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[suit]
         fonts = [p for p in font_files() if p.name.startswith("DejaVuSans")]
         if fonts:
             return _fit_glyph(glyph, fonts[0], w, h, colour)
-    r = w * (0.27 if style == "round" else 0.25)
-    if suit == "D":
-        inset = 0.0 if style == "round" else 0.08 * w
-        draw.polygon([(w / 2, 0), (w - inset, h / 2), (w / 2, h), (inset, h / 2)], fill=fill)
-    elif suit == "H":
-        draw.ellipse([0, 0, 2 * r, 2 * r], fill=fill)
-        draw.ellipse([w - 2 * r, 0, w, 2 * r], fill=fill)
-        draw.polygon([(0.02 * w, r * 1.25), (w - 0.02 * w, r * 1.25), (w / 2, h)], fill=fill)
-        draw.rectangle([r, r * 0.5, w - r, r * 1.3], fill=fill)
-    elif suit == "S":
-        body = h * 0.78
-        draw.polygon([(w / 2, 0), (w - 0.01 * w, body - r * 1.2), (0.01 * w, body - r * 1.2)], fill=fill)
-        draw.ellipse([0, body - 2 * r, 2 * r, body], fill=fill)
-        draw.ellipse([w - 2 * r, body - 2 * r, w, body], fill=fill)
-        draw.rectangle([r, body - r * 1.6, w - r, body - r * 0.6], fill=fill)
-        draw.polygon([(w / 2, body - r), (w / 2 + 0.18 * w, h), (w / 2 - 0.18 * w, h)], fill=fill)
-    else:  # clubs
-        cr = w * 0.24
-        draw.ellipse([w / 2 - cr, 0, w / 2 + cr, 2 * cr], fill=fill)
-        lobe_y = h * 0.62 - cr
-        draw.ellipse([0, lobe_y - cr, 2 * cr, lobe_y + cr], fill=fill)
-        draw.ellipse([w - 2 * cr, lobe_y - cr, w, lobe_y + cr], fill=fill)
-        draw.rectangle([w / 2 - cr * 0.6, cr, w / 2 + cr * 0.6, lobe_y + cr * 0.4], fill=fill)
-        draw.polygon([(w / 2, lobe_y - cr * 0.2), (w / 2 + 0.17 * w, h), (w / 2 - 0.17 * w, h)], fill=fill)
+    mask = _pip_mask(suit, shape or DEFAULT_PIP).resize((w, h), Image.Resampling.LANCZOS)
+    image = Image.new("RGBA", (w, h), (*colour, 0))
+    image.putalpha(mask)
     return image
 
 
@@ -187,7 +272,7 @@ def _index_layer(code: str, style: DeckStyle, size: tuple[int, int], scale: floa
     colour = style.suit_colours[suit]
     glyph = _rank_glyph(rank, style, colour, scale)
     pip_h = style.pip_height * scale
-    pip = draw_pip(suit, pip_h * 0.85, pip_h, colour, style.pip_style)
+    pip = draw_pip(suit, pip_h * style.pip_aspect, pip_h, colour, style.pip_style, style.pip_shape)
     x, y = style.index_x * scale, style.index_y * scale
     column = max(glyph.width, pip.width)
     layer = Image.new("RGBA", size, (0, 0, 0, 0))
@@ -206,7 +291,7 @@ def _draw_centre(card: Image.Image, code: str, style: DeckStyle, inner: tuple[fl
     w, h = x2 - x1, y2 - y1
     if rank == "A":
         ph = min(w, h) * 0.55
-        pip = draw_pip(suit, ph * 0.85, ph, colour, style.pip_style)
+        pip = draw_pip(suit, ph * 0.85, ph, colour, style.pip_style, style.pip_shape)
         card.alpha_composite(pip, (round(x1 + (w - pip.width) / 2), round(y1 + (h - pip.height) / 2)))
     elif rank in PIP_LAYOUT:
         pw = min(card.height * style.centre_pip * 0.85, w / 3.2)  # three columns that never touch
@@ -214,7 +299,7 @@ def _draw_centre(card: Image.Image, code: str, style: DeckStyle, inner: tuple[fl
         for column, row in PIP_LAYOUT[rank]:
             cx = x1 + w / 2 + column * (w / 2 - pw / 2)
             cy = y1 + ph / 2 + row * (h - ph)
-            pip = draw_pip(suit, pw, ph, colour, style.pip_style)
+            pip = draw_pip(suit, pw, ph, colour, style.pip_style, style.pip_shape)
             if row > 0.5:
                 pip = pip.rotate(180)
             card.alpha_composite(pip, (round(cx - pw / 2), round(cy - ph / 2)))
@@ -227,7 +312,7 @@ def _draw_centre(card: Image.Image, code: str, style: DeckStyle, inner: tuple[fl
         card.alpha_composite(letter, (letter_x, round(y1 + h * 0.12)))
         card.alpha_composite(letter.rotate(180), (letter_x, round(y2 - h * 0.12 - letter.height)))
         ph = min(w, h) * 0.22
-        pip = draw_pip(suit, ph * 0.85, ph, style.face, style.pip_style)
+        pip = draw_pip(suit, ph * 0.85, ph, style.face, style.pip_style, style.pip_shape)
         card.alpha_composite(pip, (round(x1 + (w - pip.width) / 2), round(y1 + (h - pip.height) / 2)))
 
 
