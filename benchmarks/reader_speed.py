@@ -23,14 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.image import load_image  # noqa: E402
+from vision.image import image_files, load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
-
-SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
 
 def photos_in(folder: Path, n: int) -> list[Path]:
-    found = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in SUFFIXES)
+    found = image_files(folder)
     if not found:
         raise SystemExit(f"no photos under {folder}")
     return found[:n]

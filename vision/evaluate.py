@@ -59,9 +59,11 @@ class Truth:
 def load_truth(folder: Path, width_height: tuple[int, int] | None = None) -> list[Truth]:
     import cv2
 
+    from vision.image import image_files
+
     names = load_names(folder)
     codes = [name_to_code(n) for n in names]
-    images = sorted(p for p in (folder / "images").rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    images = image_files(folder / "images")
     out = []
     for img in images:
         rel = img.relative_to(folder / "images")

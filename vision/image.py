@@ -11,6 +11,12 @@ from vision.types import ImageError
 
 MAX_PIXELS = 50_000_000  # refuse decoding anything larger (a "decompression bomb")
 MAX_BYTES = 64 * 1024 * 1024
+PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+
+
+def image_files(folder: str | Path) -> list[Path]:
+    """The photos under ``folder`` (any depth), by suffix, in a stable order."""
+    return sorted(p for p in Path(folder).rglob("*") if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
 
 
 def _header_size(data: bytes) -> tuple[int, int] | None:

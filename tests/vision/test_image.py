@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.image import load_image
+from vision.image import image_files, load_image
 from vision.types import ImageError
 
 
@@ -52,3 +52,12 @@ def test_good_inputs(tmp_path):
 def test_bad_inputs(tmp_path, make, needle):
     with pytest.raises(ImageError, match=needle):
         load_image(make(tmp_path))
+
+
+def test_image_files_lists_photos_by_suffix_at_any_depth_in_order(tmp_path):
+    for rel in ("b.JPG", "a.png", "sub/c.webp", "sub/d.bmp", "notes.txt", "e.jpeg.txt", "labels/a.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    (tmp_path / "folder.jpg").mkdir()  # a folder named like a photo is not one
+    assert [p.relative_to(tmp_path).as_posix() for p in image_files(tmp_path)] == [
+        "a.png", "b.JPG", "sub/c.webp", "sub/d.bmp"]
