@@ -3,7 +3,8 @@ the figures by which a training run is kept or dropped.
 
 For each data set written by ``ginsight dataset`` and each weights folder:
 - the classifier's top-1 on the validation crops at its own side (read at the reader's turns),
-  as they are and turned black and white: from ``crops/``, or from ``crops-<side>/`` for a
+  as they are and turned black and white, and the share of clubs read as spades and of spades
+  read as clubs: from ``crops/``, or from ``crops-<side>/`` for a
   classifier of another side (the crops folder of the same data set written again with the
   same seed and ``--crop <side>``: the same boxes at another resolution); "n/a" when neither;
 - the whole reader on the first ``--photos`` validation photos: card precision and recall,
@@ -36,10 +37,17 @@ def grey_photo(path: Path) -> np.ndarray:
     return cv2.cvtColor(cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
 
-def crop_top1(reader: Reader, x: np.ndarray, y: np.ndarray) -> float:
+def crop_reads(reader: Reader, x: np.ndarray) -> np.ndarray:
+    """The class each crop is read as (at the reader's turns)."""
     turns = reader.settings.cls_turns
-    probs = np.concatenate([reader.classifier(x[i:i + 2048], turns=turns) for i in range(0, len(x), 2048)])
-    return float((probs.argmax(1) == y).mean())
+    return np.concatenate([reader.classifier(x[i:i + 2048], turns=turns) for i in range(0, len(x), 2048)]).argmax(1)
+
+
+def swapped(read: np.ndarray, y: np.ndarray, true_suit: int, read_suit: int) -> float | None:
+    """The share of crops of ``true_suit`` read as a card of ``read_suit`` (suit = class // 13:
+    0 spades, 3 clubs), the confusion real webcam photos show most."""
+    mine = (y < 52) & (y // 13 == true_suit)
+    return float(((read[mine] < 52) & (read[mine] // 13 == read_suit)).mean()) if mine.any() else None
 
 
 def crops_for(data: Path, side: int) -> Path | None:
@@ -55,13 +63,16 @@ def crops_for(data: Path, side: int) -> Path | None:
 def measure(reader: Reader, data: Path, truths: list, loaded: dict) -> dict:
     """``loaded``: crops folder -> (x, grey x, y), filled here, shared by both weights folders."""
     folder = crops_for(data, reader.classifier.size)
-    out = {"crop_side": reader.classifier.size, "crops": None, "crop_top1": None, "crop_top1_grey": None}
+    out = {"crop_side": reader.classifier.size, "crops": None, "crop_top1": None, "crop_top1_grey": None,
+           "clubs_read_as_spades": None, "spades_read_as_clubs": None}
     if folder is not None:
         if folder not in loaded:
             x, y = load_crops(folder, "val")
             loaded[folder] = (x, np.repeat(to_grey(x)[..., None], 3, axis=3), y)
         x, grey_x, y = loaded[folder]
-        out.update(crops=len(y), crop_top1=crop_top1(reader, x, y), crop_top1_grey=crop_top1(reader, grey_x, y))
+        read, read_grey = crop_reads(reader, x), crop_reads(reader, grey_x)
+        out.update(crops=len(y), crop_top1=float((read == y).mean()), crop_top1_grey=float((read_grey == y).mean()),
+                   clubs_read_as_spades=swapped(read, y, 3, 0), spades_read_as_clubs=swapped(read, y, 0, 3))
     for name, load in (("photos", None), ("photos_grey", grey_photo)):
         o = evaluate_truths(reader, truths, load=load)["overall"]
         out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
@@ -99,6 +110,8 @@ def main() -> None:
         print(f"| {d} | crop top-1 ({a['crops']} / {b['crops']} crops, {a['crop_side']} / {b['crop_side']} px) "
               f"| {_f(a['crop_top1'])} | {_f(b['crop_top1'])} |")
         print(f"| {d} | crop top-1, grey | {_f(a['crop_top1_grey'])} | {_f(b['crop_top1_grey'])} |")
+        for k in ("clubs_read_as_spades", "spades_read_as_clubs"):
+            print(f"| {d} | crops: {k.replace('_', ' ')} | {_f(a[k])} | {_f(b[k])} |")
         for name in ("photos", "photos_grey"):
             for k in ("precision", "recall", "indices_found", "found_read_right"):
                 print(f"| {d} | {name} ({a[name]['photos']}): {k} | {a[name][k]:.3f} | {b[name][k]:.3f} |")

@@ -48,6 +48,22 @@ def test_compare_weights_finds_the_crops_of_each_classifier_side(tmp_path):
     assert module.crops_for(tmp_path, 64) is None
 
 
+def test_compare_weights_counts_black_suits_swapped():
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("compare_weights", ROOT / "benchmarks" / "compare_weights.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # classes: suit * 13 + rank (0 spades, 3 clubs), 52 "no index"
+    y = np.array([39, 40, 41, 42, 0, 1, 52, 13])
+    read = np.array([0, 40, 52, 1, 39, 1, 0, 13])  # 2 of 4 clubs as spades (one of them another rank)
+    assert module.swapped(read, y, 3, 0) == 0.5
+    assert module.swapped(read, y, 0, 3) == 0.5
+    assert module.swapped(read, y[:4], 0, 3) is None  # no spades to count
+
+
 def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
     import importlib.util
 
