@@ -83,3 +83,23 @@ def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
     ms_a, ms_b = module.time_side_by_side(_Reader("a", 10.0), _Reader("b", 20.0), [1, 2, 3], warmup=1)
     assert ms_a == [10.0] * 3 and ms_b == [20.0] * 3
     assert order[2:] == [("a", 1), ("b", 1), ("b", 2), ("a", 2), ("a", 3), ("b", 3)]
+
+
+def test_suit_probe_variants_cut_crops_of_the_classifier_side_and_paint_around_the_box():
+    import importlib.util
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("suit_probe", ROOT / "benchmarks" / "suit_probe.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    box = (40.0, 30.0, 70.0, 80.0)
+    for name, f in module.variants(32).items():
+        crop = f(img, box)
+        assert crop.shape == (32, 32, 3) and crop.dtype == np.uint8, name
+    painted = module.painted_around(img, box)
+    assert np.array_equal(painted[30:80, 40:70], img[30:80, 40:70])
+    outside = painted[:30].reshape(-1, 3)
+    assert (outside == outside[0]).all()  # one colour all round
