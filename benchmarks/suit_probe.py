@@ -6,7 +6,8 @@ It reads a YOLO-labelled folder's own boxes (not the detector's), so that only t
 is measured. Nothing here trains or chooses anything: on ``../shared/real-dev`` it is a way to
 see *why* a confusion happens, to be fixed in the synthetic data and judged on synthetic data.
 
-    python benchmarks/suit_probe.py --data ../shared/real-dev --group webcam_WIN [--weights DIR]
+    python benchmarks/suit_probe.py --data ../shared/real-dev --group webcam_WIN [--weights DIR] \\
+        [--json OUT.json] [--occlusion OUT.png]
 """
 
 from __future__ import annotations
@@ -110,12 +111,51 @@ def probe(reader: Reader, items: list, photos: dict) -> dict:
     return {"clubs": int(clubs.sum()), "spades": int((~clubs).sum()), "variants": rows}
 
 
+def occlusion_sheet(reader: Reader, items: list, photos: dict, n: int = 12, scale: int = 4) -> np.ndarray:
+    """A picture of where the classifier finds its suit in the first ``n`` crops: each crop
+    beside itself tinted red where hiding a patch (8 px, the crop's median colour) raises the
+    probability of the index's true suit, green where it lowers it (full tint at 0.5)."""
+    side = reader.classifier.size
+    tiles = []
+    for path, box, y in items[:n]:
+        crop = crop_square(photos[path], box, side)
+        suit = slice(y // 13 * 13, y // 13 * 13 + 13)
+        base = reader.classifier(crop[None], turns=reader.settings.cls_turns)[0][suit].sum()
+        fill = np.median(crop.reshape(-1, 3), axis=0)
+        step = max(side // 8, 1)
+        hidden, spots = [], []
+        for yy in range(0, side, step):
+            for xx in range(0, side, step):
+                m = crop.copy()
+                m[max(yy - step, 0):yy + 2 * step, max(xx - step, 0):xx + 2 * step] = fill
+                hidden.append(m)
+                spots.append((yy, xx))
+        p = reader.classifier(np.stack(hidden), turns=reader.settings.cls_turns)[:, suit].sum(1)
+        heat = np.zeros((side, side), np.float32)
+        for (yy, xx), v in zip(spots, p - base, strict=True):
+            heat[yy:yy + step, xx:xx + step] = v
+        h = np.clip(heat / 0.5, -1, 1)
+        tint = np.zeros((side, side, 3), np.uint8)
+        tint[..., 2] = (np.maximum(h, 0) * 255).astype(np.uint8)
+        tint[..., 1] = (np.maximum(-h, 0) * 255).astype(np.uint8)
+        big = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+        tile = np.hstack([big, cv2.addWeighted(big, 0.5, cv2.resize(tint, big.shape[1::-1],
+                                                                   interpolation=cv2.INTER_NEAREST), 0.8, 0)])
+        cv2.putText(tile, f"{CODES[y]} p={base:.2f}", (2, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
+        tiles.append(tile)
+    rows = [np.hstack(tiles[i:i + 4] + [np.zeros_like(tiles[0])] * (4 - len(tiles[i:i + 4])))
+            for i in range(0, len(tiles), 4)]
+    return np.vstack(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", required=True, type=Path, help="a YOLO-labelled folder (images/, labels/)")
     parser.add_argument("--group", help="only this group's photos (e.g. webcam_WIN)")
     parser.add_argument("--weights", type=Path, help="a weights folder (default: the shipped one)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--occlusion", type=Path, metavar="PNG",
+                        help="also draw where the classifier finds the suit of the first 12 club indices")
     args = parser.parse_args()
     items = black_indices(args.data, args.group)
     if not items:
@@ -128,6 +168,9 @@ def main() -> None:
         print(f"| {name} | {r['clubs_right']:.2f} | {r['clubs_read_as_spades']:.2f} | {r['spades_right']:.2f} |")
     if args.json:
         args.json.write_text(json.dumps({"data": str(args.data), "group": args.group, **result}, indent=2))
+    if args.occlusion:
+        clubs = [it for it in items if it[2] // 13 == CLUBS]
+        cv2.imwrite(str(args.occlusion), occlusion_sheet(Reader(args.weights), clubs, photos))
 
 
 if __name__ == "__main__":

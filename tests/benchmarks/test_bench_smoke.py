@@ -103,3 +103,31 @@ def test_suit_probe_variants_cut_crops_of_the_classifier_side_and_paint_around_t
     assert np.array_equal(painted[30:80, 40:70], img[30:80, 40:70])
     outside = painted[:30].reshape(-1, 3)
     assert (outside == outside[0]).all()  # one colour all round
+
+
+def test_suit_probe_occlusion_sheet_tints_where_hiding_moves_the_suit():
+    import importlib.util
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("suit_probe", ROOT / "benchmarks" / "suit_probe.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def classifier(x, turns):  # "clubs" as sure as the crop's top-left corner is dark
+        p = np.zeros((len(x), 53), np.float32)
+        p[:, 39] = 1 - x[:, :4, :4].mean(axis=(1, 2, 3)) / 255
+        p[:, 0] = 1 - p[:, 39]
+        return p
+
+    classifier.size = 32
+    reader = SimpleNamespace(classifier=classifier, settings=SimpleNamespace(cls_turns=1))
+    img = np.full((100, 100, 3), 255, np.uint8)
+    box = (30.0, 30.0, 60.0, 60.0)
+    crop_origin = 45 - 30 * 1.15 / 2  # where the crop's top-left corner lies in the photo
+    img[:int(crop_origin) + 3, :int(crop_origin) + 3] = 0
+    sheet = module.occlusion_sheet(reader, [("p", box, 39)], {"p": img}, scale=4)
+    assert sheet.shape == (128, 4 * 256, 3)
+    tinted = sheet[:, 128:256].astype(int)
+    assert (tinted[20:30, 0:10, 1] > tinted[20:30, 0:10, 2]).all()  # hiding the dark corner lowers "clubs": green
