@@ -23,8 +23,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.compare_weights import swapped  # noqa: E402
 from engine.cards import CODES  # noqa: E402
-from vision.crops import LUMA, crop_square  # noqa: E402
+from vision.crops import crop_square, to_grey  # noqa: E402
 from vision.evaluate import load_truth  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -66,8 +67,7 @@ def variants(side: int) -> dict:
         return f
 
     def grey(img, b):
-        c = crop_square(img, b, side)
-        return np.repeat((c.astype(np.float32) @ LUMA).round().astype(np.uint8)[..., None], 3, axis=2)
+        return np.repeat(to_grey(crop_square(img, b, side)[None])[0][..., None], 3, axis=2)
 
     def binarised(img, b):
         g = cv2.cvtColor(crop_square(img, b, side), cv2.COLOR_BGR2GRAY)
@@ -104,8 +104,7 @@ def probe(reader: Reader, items: list, photos: dict) -> dict:
         read = probs.argmax(1)
         rows[name] = {
             "clubs_right": float((read[clubs] == y[clubs]).mean()) if clubs.any() else None,
-            "clubs_read_as_spades": float(((read[clubs] < 52) & (read[clubs] // 13 == SPADES)).mean())
-            if clubs.any() else None,
+            "clubs_read_as_spades": swapped(read, y, CLUBS, SPADES),
             "spades_right": float((read[~clubs] == y[~clubs]).mean()) if (~clubs).any() else None,
         }
     return {"clubs": int(clubs.sum()), "spades": int((~clubs).sum()), "variants": rows}
@@ -161,7 +160,8 @@ def main() -> None:
     if not items:
         raise SystemExit(f"no labelled spade or club indices under {args.data} (group {args.group})")
     photos = {p: cv2.imread(str(p)) for p in {p for p, _, _ in items}}
-    result = probe(Reader(args.weights), items, photos)
+    reader = Reader(args.weights)
+    result = probe(reader, items, photos)
     print(f"{result['clubs']} club and {result['spades']} spade indices")
     print("| crops | clubs right | clubs read as spades | spades right |\n|---|---|---|---|")
     for name, r in result["variants"].items():
@@ -170,7 +170,7 @@ def main() -> None:
         args.json.write_text(json.dumps({"data": str(args.data), "group": args.group, **result}, indent=2))
     if args.occlusion:
         clubs = [it for it in items if it[2] // 13 == CLUBS]
-        cv2.imwrite(str(args.occlusion), occlusion_sheet(Reader(args.weights), clubs, photos))
+        cv2.imwrite(str(args.occlusion), occlusion_sheet(reader, clubs, photos))
 
 
 if __name__ == "__main__":
