@@ -172,8 +172,10 @@ def _curve(a, b, bulge: float, n: int = 12) -> list[tuple[float, float]]:
     return out
 
 
+@functools.cache
 def _pip_mask(suit: str, shape: PipShape) -> Image.Image:
-    """A suit symbol, pointing up, drawn in white on a black canvas and cropped to its ink."""
+    """A suit symbol, pointing up, drawn in white on a black canvas and cropped to its ink
+    (drawn once per suit and shape: a deck draws each many times; callers only resize it)."""
     s = PIP_CANVAS
     canvas = Image.new("L", (s, 2 * s), 0)
     draw = ImageDraw.Draw(canvas)
