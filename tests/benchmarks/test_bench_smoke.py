@@ -9,6 +9,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def script(name: str):
+    """``benchmarks/<name>.py`` loaded as a module (the scripts are run by path, not imported)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.slow
 def test_benchmark_script_runs():
     proc = subprocess.run(
@@ -22,24 +32,16 @@ def test_benchmark_script_runs():
 
 
 def test_threshold_sweep_counts_reads_above_each_threshold():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("reader_thresholds", ROOT / "benchmarks" / "reader_thresholds.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script("reader_thresholds")
     reads = [[(0.9, True), (0.6, False)], [(0.7, True), (0.4, True)]]  # 4 true cards in all
     rows = module.sweep(reads, 4, thresholds=(0.3, 0.5, 0.8, 0.95))
     assert rows == [(0.3, 0.75, 0.75), (0.5, 2 / 3, 0.5), (0.8, 1.0, 0.25), (0.95, 1.0, 0.0)]
 
 
 def test_compare_weights_finds_the_crops_of_each_classifier_side(tmp_path):
-    import importlib.util
-
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("compare_weights", ROOT / "benchmarks" / "compare_weights.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script("compare_weights")
     for folder, side in (("crops", 32), ("crops-48", 48)):
         (tmp_path / folder).mkdir()
         np.savez(tmp_path / folder / "val-0000.npz", x=np.zeros((1, side, side, 3), np.uint8), y=np.zeros(1))
@@ -49,13 +51,9 @@ def test_compare_weights_finds_the_crops_of_each_classifier_side(tmp_path):
 
 
 def test_compare_weights_counts_black_suits_swapped():
-    import importlib.util
-
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("compare_weights", ROOT / "benchmarks" / "compare_weights.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script("compare_weights")
     # classes: suit * 13 + rank (0 spades, 3 clubs), 52 "no index"
     y = np.array([39, 40, 41, 42, 0, 1, 52, 13])
     read = np.array([0, 40, 52, 1, 39, 1, 0, 13])  # 2 of 4 clubs as spades (one of them another rank)
@@ -65,11 +63,7 @@ def test_compare_weights_counts_black_suits_swapped():
 
 
 def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("reader_speed", ROOT / "benchmarks" / "reader_speed.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script("reader_speed")
     order = []
 
     class _Reader:
@@ -86,13 +80,9 @@ def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
 
 
 def test_suit_probe_variants_cut_crops_of_the_classifier_side_and_paint_around_the_box():
-    import importlib.util
-
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("suit_probe", ROOT / "benchmarks" / "suit_probe.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script("suit_probe")
     rng = np.random.default_rng(0)
     img = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
     box = (40.0, 30.0, 70.0, 80.0)
@@ -106,14 +96,11 @@ def test_suit_probe_variants_cut_crops_of_the_classifier_side_and_paint_around_t
 
 
 def test_suit_probe_occlusion_sheet_tints_where_hiding_moves_the_suit():
-    import importlib.util
     from types import SimpleNamespace
 
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("suit_probe", ROOT / "benchmarks" / "suit_probe.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = script("suit_probe")
 
     def classifier(x, turns):  # "clubs" as sure as the crop's top-left corner is dark
         p = np.zeros((len(x), 53), np.float32)
