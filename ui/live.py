@@ -38,6 +38,38 @@ def webrtc_logging(environ=os.environ) -> bool:
         logger.addHandler(handler)
     return True
 
+CAMERA_KEY = "live.camera"  # the webrtc_streamer's key
+_AWAY = "live.camera.away"  # set by a run that does not draw the camera
+
+
+def camera_not_drawn(session_state: Any) -> None:
+    """Note that this script run does not draw the camera (another page, snapshot mode, no
+    reader): the next time it is drawn, its stream is stale and starts afresh."""
+    session_state[_AWAY] = True
+
+
+def keep_camera(session_state: Any) -> None:
+    """Call just before ``webrtc_streamer``: decide ourselves whether its context is stale.
+
+    streamlit-webrtc 0.79 resets the context (stops the stream) when Streamlit's count of
+    finished script runs has moved on by more than one since the camera was last drawn, which it
+    takes to mean that the user went to another page and came back. But that count is raised on
+    the event loop when a run's end is sent, so a run can read it before the previous run's end
+    is counted; while the stream starts, its signalling reruns the page several times within
+    milliseconds, and then the next run sees a gap, resets, and the stream it was starting stops
+    (CI, 2026-12-01: "Context for key=live.camera was not rendered for 1 script runs"; the browser
+    showed "disconnected" and no frame ever came). Here a run that did not draw the camera says
+    so (:func:`camera_not_drawn`), and only then is the context reset; otherwise the check is
+    switched off for this run. A streamlit-webrtc without that field is left as it is (a test
+    names the field, so an upgrade that renames it fails there)."""
+    context = session_state.get(CAMERA_KEY)
+    away = session_state.pop(_AWAY, False)
+    if context is None or not hasattr(context, "_last_rendered_run_count"):
+        return
+    # None: the check is skipped. -2: any run count is "more than one run later": reset.
+    context._last_rendered_run_count = -2 if away else None
+
+
 # On localhost no STUN server is needed: an empty list means nothing is fetched.
 RTC_CONFIGURATION = {"iceServers": []}
 MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 1280}, "height": {"ideal": 720}}, "audio": False}

@@ -111,3 +111,89 @@ def test_webrtc_log_is_off_unless_asked_and_refuses_a_bad_level(capfd):
     finally:
         logger.handlers[:] = handlers
         logger.setLevel(level)
+
+
+class FakeWorker:
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def camera_context(monkeypatch):
+    """streamlit-webrtc's own context lookup, run outside Streamlit: its session state a dict,
+    Streamlit's count of finished runs a number the test moves. Returns (state, count, lookup)."""
+    from types import SimpleNamespace
+
+    from streamlit_webrtc import component
+
+    from ui.live import CAMERA_KEY
+
+    state: dict = {}
+    count = {"runs": 5}
+    monkeypatch.setattr(component, "st", SimpleNamespace(session_state=state))
+    monkeypatch.setattr(component, "get_this_session_info", lambda: object())
+    monkeypatch.setattr(component, "get_script_run_count", lambda info: count["runs"])
+    return state, count, lambda: component._get_or_create_context(CAMERA_KEY)
+
+
+def test_a_lagging_run_count_does_not_stop_a_starting_stream(monkeypatch):
+    from ui.live import keep_camera
+
+    state, count, lookup = camera_context(monkeypatch)
+    context = lookup()
+    worker = FakeWorker()
+    context._set_worker(worker)
+    # Two runs' ends counted at once (the count lags while signalling reruns the page): alone,
+    # streamlit-webrtc takes the gap for a visit to another page and stops the stream ...
+    count["runs"] += 2
+    lookup()
+    assert worker.stopped and context._get_worker() is None
+    # ... which keep_camera prevents while no run has said that it did not draw the camera.
+    worker = FakeWorker()
+    context._set_worker(worker)
+    count["runs"] += 2
+    keep_camera(state)
+    assert lookup() is context and context._get_worker() is worker and not worker.stopped
+
+
+def test_the_stream_is_reset_after_a_run_without_the_camera(monkeypatch):
+    from ui.live import camera_not_drawn, keep_camera
+
+    state, count, lookup = camera_context(monkeypatch)
+    context = lookup()
+    worker = FakeWorker()
+    context._set_worker(worker)
+    camera_not_drawn(state)  # e.g. the user went to My hand and came back
+    keep_camera(state)
+    lookup()  # even with the run count not moved on
+    assert worker.stopped and context._get_worker() is None
+    keep_camera(state)  # the note is used once
+    worker = FakeWorker()
+    context._set_worker(worker)
+    count["runs"] += 3
+    lookup()
+    assert not worker.stopped
+
+
+def test_keep_camera_before_the_first_draw_and_with_a_foreign_context():
+    from ui.live import CAMERA_KEY, camera_not_drawn, keep_camera
+
+    state: dict = {}
+    keep_camera(state)  # nothing drawn yet: nothing to do
+    camera_not_drawn(state)
+    state[CAMERA_KEY] = object()  # a streamlit-webrtc without the field: left alone
+    keep_camera(state)
+    assert list(state) == [CAMERA_KEY]
+
+
+def test_other_pages_and_snapshot_mode_say_the_camera_was_not_drawn(app, reader):
+    at = ok(app("live"))
+    assert "live.camera.away" not in at.session_state
+    at.switch_page("ui/pages/my_hand.py").run()
+    assert ok(at).session_state["live.camera.away"] is True
+    at.switch_page("ui/pages/live.py").run()
+    assert "live.camera.away" not in ok(at).session_state
+    at.toggle(key="live.snapshot").set_value(True).run()
+    assert ok(at).session_state["live.camera.away"] is True

@@ -8,7 +8,16 @@ from streamlit_webrtc import WebRtcMode, webrtc_streamer
 from engine.cards import parse_card
 from ui import cardinput, games, show, state
 from ui import reader as card_reader
-from ui.live import MEDIA_CONSTRAINTS, RTC_CONFIGURATION, LiveFeed, LiveRead, webrtc_logging
+from ui.live import (
+    CAMERA_KEY,
+    MEDIA_CONSTRAINTS,
+    RTC_CONFIGURATION,
+    LiveFeed,
+    LiveRead,
+    camera_not_drawn,
+    keep_camera,
+    webrtc_logging,
+)
 
 webrtc_logging()
 
@@ -17,10 +26,12 @@ games.show_flash()
 snapshot = st.toggle("Snapshot mode (for browsers where live video fails)", key="live.snapshot")
 reader, why = card_reader.get_reader()
 if reader is None:
+    camera_not_drawn(st.session_state)
     st.error(f"The card reader is not available ({why}). Type your cards on the My hand page instead.")
     st.stop()
 
 if snapshot:
+    camera_not_drawn(st.session_state)
     left, right = st.columns([5, 6], gap="large")
     with left:
         cards = cardinput.card_input("snapshot", "hand", sources=("Camera",))
@@ -42,8 +53,9 @@ def send_to_my_hand() -> None:
 feed = state.live_feed(lambda: LiveFeed(reader))
 left, right = st.columns([5, 6], gap="large")
 with left:
+    keep_camera(st.session_state)
     ctx = webrtc_streamer(
-        key="live.camera", mode=WebRtcMode.SENDRECV, rtc_configuration=RTC_CONFIGURATION,
+        key=CAMERA_KEY, mode=WebRtcMode.SENDRECV, rtc_configuration=RTC_CONFIGURATION,
         media_stream_constraints=MEDIA_CONSTRAINTS, video_frame_callback=feed.on_frame, async_processing=True,
     )
     status = st.empty()
