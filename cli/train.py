@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="classifier epochs (default 6; the most, with --cls-minutes)")
     parser.add_argument("--cls-minutes", type=float, help="classifier time budget in minutes")
     parser.add_argument("--cls-lr", type=float, default=3e-3, help="classifier peak learning rate (default 3e-3)")
+    parser.add_argument("--cls-grow", action="store_true",
+                        help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
+                             "weights; they start as no change, so it first reads as before")
     parser.add_argument("--imgsz", type=int, default=512, help="detector training size (default 512)")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--device", default="cpu", help="cpu (default), or a CUDA device such as 0")
@@ -55,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"{data}/crops has no training crops (was it written with --no-crops?)")
         train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
                              device=args.device, workers=args.workers, minutes=args.cls_minutes,
-                             lr=args.cls_lr, export=not args.no_export)
+                             lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow)
     if args.what in ("both", "detector"):
         resume_from = WEIGHTS / "detector.pt" if args.resume else None
         if args.resume and not resume_from.exists():

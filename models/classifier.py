@@ -23,21 +23,80 @@ NUM_CLASSES = 53
 CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, hearts as diamonds)
 
 
-def build_model(channels: int = CHANNELS):
+# Residual blocks added to the trained network (session 7) to give it more room: after the
+# base module at each index, a block on that many channels with a wider middle. Its last batch
+# norm starts at zero, so a grown network first reads exactly as the one it grew from.
+GROWN = {14: (64, 128), 20: (128, 256)}  # 64 channels at 8x8, 128 at 4x4
+ARCHS = ("base", "grown")
+
+
+def build_model(channels: int = CHANNELS, arch: str = "base"):
+    """``arch`` "base": the network the reader shipped with until session 7; "grown": the same
+    with the residual blocks of :data:`GROWN` (its base's weights under ``base.``)."""
+    import torch
     import torch.nn as nn
+
+    if arch not in ARCHS:
+        raise ValueError(f"unknown classifier arch {arch!r} (one of {', '.join(ARCHS)})")
 
     def block(cin: int, cout: int, stride: int) -> list:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     # About 9 million multiply-adds a 32-px crop (20 million at 48): thousands of crops a second
     # to train on a CPU.
-    return nn.Sequential(
+    base = nn.Sequential(
         *block(channels, 16, 1), *block(16, 32, 2),  # 16x16
         *block(32, 32, 1), *block(32, 64, 2),  # 8x8
         *block(64, 64, 1), *block(64, 128, 2),  # 4x4
         *block(128, 128, 1),
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, NUM_CLASSES),
     )
+    if arch == "base":
+        return base
+
+    class Residual(nn.Module):
+        def __init__(self, c: int, hidden: int) -> None:
+            super().__init__()
+            self.f = nn.Sequential(nn.Conv2d(c, hidden, 3, 1, 1, bias=False), nn.BatchNorm2d(hidden),
+                                   nn.ReLU(inplace=True), nn.Conv2d(hidden, c, 3, 1, 1, bias=False),
+                                   nn.BatchNorm2d(c))
+            nn.init.zeros_(self.f[4].weight)
+
+        def forward(self, x):
+            return torch.relu(x + self.f(x))
+
+    class Grown(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.base = base
+            self.extra = nn.ModuleDict({str(i): Residual(c, h) for i, (c, h) in GROWN.items()})
+
+        def forward(self, x):
+            for i, module in enumerate(self.base):
+                x = module(x)
+                if str(i) in self.extra:
+                    x = self.extra[str(i)](x)
+            return x
+
+    return Grown()
+
+
+def arch_of(state: dict) -> str:
+    """The arch a checkpoint (``classifier.pt``'s dict) was saved from."""
+    return state.get("arch") or ("grown" if any(k.startswith("base.") for k in state["model"]) else "base")
+
+
+def load_model(state: dict, grow: bool = False):
+    """The network of a checkpoint with its weights; ``grow``: a base one is grown (the added
+    blocks start as "no change", so it reads as before)."""
+    arch = arch_of(state)
+    model = build_model(arch=arch)
+    model.load_state_dict(state["model"])
+    if grow and arch == "base":
+        grown = build_model(arch="grown")
+        grown.base.load_state_dict(model.state_dict())
+        return grown
+    return model
 
 
 def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
@@ -135,14 +194,16 @@ class _Batches:
 
 def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: int = 256, lr: float = 3e-3,
                      threads: int = 2, seed: int = 0, resume: Path | None = None, device: str = "cpu",
-                     workers: int = 0, minutes: float | None = None, export: bool = True, log=print) -> dict:
+                     workers: int = 0, minutes: float | None = None, export: bool = True, grow: bool = False,
+                     log=print) -> dict:
     """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics.
 
     ``device``: "cpu" or a CUDA device ("0", "cuda:0"). ``workers``: processes that augment
     batches (0: in this process). ``minutes``: a time budget; the learning rate then follows
     the time spent, and training stops when it is used up (``epochs`` is then the most).
     ``export``: write ``classifier.onnx`` too (off where ONNX export is not wanted, e.g. on a
-    borrowed GPU machine; ``ginsight train --export`` does it later).
+    borrowed GPU machine; ``ginsight train --export`` does it later). ``grow``: the residual
+    blocks of :data:`GROWN` are added (to the resumed weights, or from scratch).
     """
     import torch
     import torch.nn.functional as F
@@ -153,7 +214,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     rng = np.random.default_rng(seed)
     x_train, y_train = load_crops(crops_dir, "train")
     x_val, y_val = load_crops(crops_dir, "val")
-    model = build_model()
+    model = build_model(arch="grown" if grow else "base")
     history = []
     if resume is not None and Path(resume).exists():
         state = torch.load(resume, map_location="cpu")
@@ -161,9 +222,11 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         if first.shape[1] != CHANNELS:
             log(f"{resume} reads {first.shape[1]}-channel crops, this model {CHANNELS}: training afresh")
         else:
-            model.load_state_dict(state["model"])
+            model = load_model(state, grow=grow)
             history = state.get("history", [])
-            log(f"resumed from {resume} ({len(history)} epochs before)")
+            grown = " (grown: residual blocks added)" if grow and arch_of(state) == "base" else ""
+            log(f"resumed from {resume} ({len(history)} epochs before){grown}")
+    arch = "grown" if any(k.startswith("base.") for k in model.state_dict()) else "base"
     crop = int(x_train.shape[1])
     if x_val.shape[1] != crop:
         raise ValueError(f"{crops_dir}: training crops are {crop} px, validation crops {x_val.shape[1]} px")
@@ -206,18 +269,19 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             seen += len(yb)
             loss_sum += loss.item() * len(yb)
         acc = evaluate(model, x_val, y_val)
-        row = {"epoch": len(history) + 1, "crop": crop, "loss": round(loss_sum / max(seen, 1), 4),
+        row = {"epoch": len(history) + 1, "crop": crop, "arch": arch, "loss": round(loss_sum / max(seen, 1), 4),
                "val_top1": round(acc, 4),
                "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train), "crops_seen": seen,
                "device": str(dev)}
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.to("cpu").state_dict(), "history": history}, out_dir / "classifier.pt")
+        torch.save({"model": model.to("cpu").state_dict(), "arch": arch, "history": history},
+                   out_dir / "classifier.pt")
         model.to(dev)
     model.to("cpu")
     if export:
         export_onnx(model, out_dir / "classifier.onnx", crop)
-    metrics = {"crop": crop, "history": history, "val_top1": history[-1]["val_top1"] if history else None,
+    metrics = {"crop": crop, "arch": arch, "history": history, "val_top1": history[-1]["val_top1"] if history else None,
                "val_crops": len(x_val), "epochs_run": len(history) - epochs_before}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics

@@ -116,19 +116,19 @@ def _epochs_run(run_dir: Path) -> int | None:
 
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
                          workers: int = 0, minutes: float | None = None, lr: float = 3e-3, export: bool = True,
-                         log=print) -> dict:
+                         grow: bool = False, log=print) -> dict:
     from models.classifier import train_classifier
 
     start = time.time()
     previous = WEIGHTS / "classifier.pt"
     metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads, device=device, workers=workers,
-                               minutes=minutes, lr=lr, export=export,
+                               minutes=minutes, lr=lr, export=export, grow=grow,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
 
     side = metrics["crop"]
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
-             "input": f"{side}x{side}x{CHANNELS}", "epochs": metrics["epochs_run"],
+             "input": f"{side}x{side}x{CHANNELS}", "arch": metrics["arch"], "epochs": metrics["epochs_run"],
              "minutes_budget": minutes, "lr": lr, "device": device, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry)
@@ -139,11 +139,10 @@ def export_classifier(weights: Path) -> Path:
     """``classifier.pt`` -> ``models/weights/classifier.onnx`` (e.g. after training elsewhere)."""
     import torch
 
-    from models.classifier import build_model, export_onnx, trained_crop
+    from models.classifier import export_onnx, load_model, trained_crop
 
-    model = build_model()
     state = torch.load(weights, map_location="cpu")
-    model.load_state_dict(state["model"])
+    model = load_model(state)
     WEIGHTS.mkdir(parents=True, exist_ok=True)
     export_onnx(model, WEIGHTS / "classifier.onnx", trained_crop(state.get("history") or []))
     return WEIGHTS / "classifier.onnx"

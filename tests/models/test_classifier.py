@@ -110,3 +110,57 @@ def test_weights_trained_at_32_go_on_at_48_and_export_a_48_px_input(tmp_path):
     clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
     assert clf.size == 48
     assert clf(np.zeros((3, 48, 48, 3), np.uint8), turns=4).shape == (3, 53)
+
+
+def test_a_grown_classifier_first_reads_exactly_as_the_one_it_grew_from():
+    import torch
+
+    from models.classifier import GROWN, arch_of, build_model, load_model
+
+    torch.manual_seed(0)
+    base = build_model()
+    for m in base.modules():  # batch-norm statistics that are not the identity
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+    state = {"model": base.state_dict(), "history": []}
+    assert arch_of(state) == "base"
+    grown = load_model(state, grow=True).eval()
+    assert sorted(grown.extra) == sorted(str(i) for i in GROWN)
+    x = torch.randn(6, CHANNELS, 32, 32)
+    with torch.no_grad():
+        assert torch.equal(base.eval()(x), grown(x))
+        grown.extra["20"].f[4].weight.fill_(1.0)  # once the blocks have learnt, they change the reading
+        assert not torch.allclose(base(x), grown(x))
+    again = {"model": grown.state_dict()}
+    assert arch_of(again) == "grown" and type(load_model(again, grow=True)).__name__ == "Grown"
+    with pytest.raises(ValueError, match="unknown classifier arch 'wide'"):
+        build_model(arch="wide")
+
+
+@pytest.mark.slow
+def test_grown_weights_train_resume_and_export(tmp_path):
+    from models.classifier import train_classifier
+    from models.train import export_classifier
+    from vision.onnx import IndexClassifier
+
+    _crops_of_side(tmp_path / "c", 32)
+    logged = []
+    quiet = {"batch": 32, "threads": 1, "log": logged.append}
+    train_classifier(tmp_path / "c", tmp_path / "w", epochs=1, **quiet)
+    grown = train_classifier(tmp_path / "c", tmp_path / "w", epochs=1, resume=tmp_path / "w" / "classifier.pt",
+                             grow=True, **quiet)
+    assert any("grown: residual blocks added" in line for line in logged)
+    assert grown["arch"] == "grown" and [h.get("arch") for h in grown["history"]] == ["base", "grown"]
+    again = train_classifier(tmp_path / "c", tmp_path / "w", epochs=1, resume=tmp_path / "w" / "classifier.pt",
+                             **quiet)  # a grown checkpoint goes on grown, asked or not
+    assert again["arch"] == "grown" and len(again["history"]) == 3
+    clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
+    assert clf(np.zeros((2, 32, 32, 3), np.uint8), turns=4).shape == (2, 53)
+    import models.train as train
+
+    train.WEIGHTS, saved = tmp_path / "exported", train.WEIGHTS
+    try:
+        assert IndexClassifier(export_classifier(tmp_path / "w" / "classifier.pt"), threads=1).size == 32
+    finally:
+        train.WEIGHTS = saved
