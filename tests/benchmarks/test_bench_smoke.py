@@ -118,3 +118,34 @@ def test_suit_probe_occlusion_sheet_tints_where_hiding_moves_the_suit():
     assert sheet.shape == (128, 4 * 256, 3)
     tinted = sheet[:, 128:256].astype(int)
     assert (tinted[20:30, 0:10, 1] > tinted[20:30, 0:10, 2]).all()  # hiding the dark corner lowers "clubs": green
+
+
+def test_deck_reads_cuts_every_index_on_paper_and_counts_clubs_read_as_spades():
+    from types import SimpleNamespace
+
+    import numpy as np
+    import pytest
+
+    from engine.cards import CODES
+
+    module = script("deck_reads")
+    face = np.zeros((40, 30, 4), np.uint8)  # transparent all over: only the paper shows
+    face[5:15, 3:12] = (0, 0, 0, 255)  # a black index in the top-left corner
+    deck = SimpleNamespace(faces=dict.fromkeys(CODES, face),
+                           index_boxes={c: [(3, 5, 12, 15), (18, 25, 27, 35)] for c in CODES})
+    x, y = module.deck_crops(deck, 16)
+    assert x.shape == (104, 16, 16, 3) and list(y[:2]) == [0, 0] and y[-1] == CODES.index("KC")
+    assert x[0].min() == 0 and (x[1] == module.PAPER).all()  # the second box is bare paper
+
+    def classifier(crops, turns):  # reads every card right, but every club as its spade
+        p = np.zeros((len(crops), 53), np.float32)
+        p[np.arange(len(crops)), [k - 39 if k >= 39 else k for k in y]] = 1
+        return p
+
+    classifier.size = 16
+    r = module.read_deck(classifier, deck)
+    assert r["indices"] == 104 and r["right"] == 0.75
+    assert r["clubs_read_as_spades"] == 1.0 and r["spades_read_as_clubs"] == 0.0
+    assert module.seeds("0-3") == [0, 1, 2, 3] and module.seeds("7") == [7]
+    with pytest.raises(Exception, match="runs backwards"):
+        module.seeds("5-2")

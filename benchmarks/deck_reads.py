@@ -1,0 +1,110 @@
+"""Every corner index of every deck, clean, read by the classifier: per deck, the share read
+right and the clubs read as spades. A check on the classifier alone (no detector, no photo):
+an index the network misreads even drawn clean on a plain card is one it has not learnt.
+
+Decks are the fetched real designs (``datasets.decks.available_decks``) and procedural decks by
+seed: ``--procedural 0-23`` are decks the synthetic data sets train on (synth5 uses seeds 0-23),
+``--procedural 100-111`` decks that no training set has (``data/heldout-pips``). Synthetic
+data only; nothing here is chosen on ``../shared/real-dev``.
+
+    python benchmarks/deck_reads.py --a models/weights [--b OTHER] [--procedural 0-23] \\
+        [--procedural 100-111] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.compare_weights import swapped  # noqa: E402
+from engine.cards import CODES  # noqa: E402
+from vision.crops import crop_square  # noqa: E402
+from vision.onnx import IndexClassifier  # noqa: E402
+
+SPADES, CLUBS = 0, 3
+PAPER = 128  # what shows outside a card's rounded corners
+
+
+def seeds(text: str) -> list[int]:
+    """"0-23" -> [0, ..., 23]; "5" -> [5]."""
+    lo, _, hi = text.partition("-")
+    try:
+        first, last = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed or a range of seeds like 0-23") from None
+    if last < first:
+        raise argparse.ArgumentTypeError(f"{text!r}: the range runs backwards")
+    return list(range(first, last + 1))
+
+
+def deck_crops(deck, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every index box of ``deck`` cut as the reader cuts it: (crops (N, S, S, 3) BGR, classes)."""
+    xs, ys = [], []
+    for code in CODES:
+        face = deck.faces[code]
+        alpha = face[..., 3:4].astype(np.float32) / 255
+        bgr = cv2.cvtColor(face, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + PAPER * (1 - alpha)
+        bgr = bgr.astype(np.uint8)
+        for box in deck.index_boxes[code]:
+            xs.append(crop_square(bgr, tuple(float(v) for v in box), side))
+            ys.append(CODES.index(code))
+    return np.stack(xs), np.array(ys)
+
+
+def read_deck(classifier: IndexClassifier, deck, turns: int = 4) -> dict:
+    x, y = deck_crops(deck, classifier.size)
+    read = classifier(x, turns=turns).argmax(1)
+    return {"indices": len(y), "right": float((read == y).mean()),
+            "clubs_read_as_spades": swapped(read, y, CLUBS, SPADES),
+            "spades_read_as_clubs": swapped(read, y, SPADES, CLUBS)}
+
+
+def main() -> None:
+    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", required=True, type=Path, help="a weights folder (e.g. models/weights)")
+    parser.add_argument("--b", type=Path, help="another weights folder, read side by side")
+    parser.add_argument("--procedural", type=seeds, action="append", default=[],
+                        help="procedural deck seeds, e.g. 0-23 (repeatable)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+
+    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
+    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    folders = {"a": args.a} | ({"b": args.b} if args.b else {})
+    classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
+    rows = {}
+    for name in names:
+        deck = load_deck(name)
+        rows[name] = {k: read_deck(c, deck) for k, c in classifiers.items()}
+    keys = list(folders)
+    head = " | ".join(f"{k}: right | {k}: clubs as spades" for k in keys)
+    print(f"| deck | {head} |\n|---|" + "---|---|" * len(keys))
+    for name, r in rows.items():
+        cells = " | ".join(f"{r[k]['right']:.3f} | {r[k]['clubs_read_as_spades']:.2f}" for k in keys)
+        print(f"| {name} | {cells} |")
+    summary = {}
+    for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
+                         ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
+        if group:
+            summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group]))
+                                  for m in ("right", "clubs_read_as_spades")} for k in keys}
+            cells = " | ".join(f"{summary[label][k]['right']:.3f} | {summary[label][k]['clubs_read_as_spades']:.2f}"
+                               for k in keys)
+            print(f"| mean of {len(group)} {label} | {cells} |")
+    if args.json:
+        args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "decks": rows,
+                                         "summary": summary}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
