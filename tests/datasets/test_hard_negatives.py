@@ -1,0 +1,69 @@
+"""Hard negatives: the detector's boxes on training photos that touch no labelled index."""
+
+import json
+
+import cv2
+import numpy as np
+
+from datasets.hard_negatives import false_alarms, main, mine
+
+
+def test_a_box_on_a_labelled_index_is_not_a_false_alarm():
+    truth = [(10.0, 10.0, 30.0, 30.0)]
+    boxes = np.array([[12, 12, 31, 29], [60, 60, 80, 80], [25, 25, 45, 45]], np.float32)
+    # the third overlaps the index by 25 of 775 pixels: IoU 0.03, under MAX_IOU
+    assert false_alarms(boxes, truth) == [1, 2]
+    assert false_alarms(boxes, []) == [0, 1, 2]
+
+
+def _data(tmp_path):
+    names = json.dumps(["AS", "2S"])
+    (tmp_path / "data.yaml").write_text(f"path: {tmp_path}\ntrain: images/train\nval: images/val\nnames: {names}\n")
+    (tmp_path / "summary.json").write_text(json.dumps({"size": 64}))
+    for split in ("train", "val"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+        img = np.full((64, 64, 3), 200, np.uint8)
+        img[40:60, 40:60] = 30  # something dark where no index is labelled
+        cv2.imwrite(str(tmp_path / "images" / split / "p.png"), img)
+        (tmp_path / "labels" / split / "p.txt").write_text("0 0.25 0.25 0.25 0.25\n")  # AS at 8..24
+    return tmp_path
+
+
+def fake_detector(img, conf, scales):
+    assert conf == 0.2 and scales == (1.0,)
+    return np.array([[8, 8, 24, 24], [40, 40, 60, 60]], np.float32), np.array([0.9, 0.5], np.float32)
+
+
+def test_false_alarms_are_cut_from_training_photos_only(tmp_path):
+    data = _data(tmp_path)
+    seen = []
+    x, counts = mine(data, fake_detector, 16, conf=0.2, scales=(1.0,), progress=lambda d, t: seen.append((d, t)))
+    assert counts == {"photos": 1, "boxes": 2, "false_alarms": 1} and seen == [(1, 1)]
+    assert x.shape == (1, 16, 16, 3) and x[0, 8, 8].max() == 30  # the dark square, not the index
+
+
+def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
+    import vision.onnx
+
+    data = _data(tmp_path)
+
+    class Detector:
+        def __init__(self, path):
+            pass
+
+        def __call__(self, img, conf, scales):
+            return fake_detector(img, 0.2, (1.0,))
+
+    class Classifier:
+        size = 16
+
+        def __init__(self, path):
+            pass
+
+    monkeypatch.setattr(vision.onnx, "IndexDetector", Detector)
+    monkeypatch.setattr(vision.onnx, "IndexClassifier", Classifier)
+    assert main(["--data", str(data), "--weights", str(tmp_path)]) == 0
+    shard = np.load(data / "crops-neg" / "train-neg-0000.npz")
+    assert shard["x"].shape == (1, 16, 16, 3) and shard["y"].tolist() == [52]
+    assert json.loads((data / "crops-neg" / "summary.json").read_text())["false_alarms"] == 1
