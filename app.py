@@ -12,7 +12,7 @@ import logging
 
 import streamlit as st
 
-from ui.live import camera_not_drawn
+from ui import state
 
 st.set_page_config(page_title="ginsight", page_icon="🃏", layout="wide")
 
@@ -25,7 +25,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 if page.url_path != "live":
-    camera_not_drawn(st.session_state)  # the camera's stream, if any, is stale when Live is next shown
+    state.camera_not_drawn()  # the camera's stream, if any, is stale when Live is next shown
 st.sidebar.caption("Three-handed gin: the box plays the captain; the third player sits out. First to 100 wins.")
 try:
     page.run()

@@ -118,3 +118,19 @@ def showdowns_added() -> ShowdownsAdded:
 def live_feed(make: Any) -> Any:
     """The live video's :class:`ui.live.LiveFeed`, made by ``make()`` on first use."""
     return _get("live.feed", make)
+
+
+def camera_not_drawn() -> None:
+    """This run does not draw the live camera (another page, snapshot mode, no reader): its
+    stream is stale when the camera is next drawn (:func:`ui.live.camera_not_drawn`)."""
+    from ui.live import camera_not_drawn as note
+
+    note(st.session_state)
+
+
+def keep_camera() -> None:
+    """Just before the camera is drawn: reset its stream only if a run went without it
+    (:func:`ui.live.keep_camera`)."""
+    from ui.live import keep_camera as keep
+
+    keep(st.session_state)

@@ -26,14 +26,15 @@ def test_settings_listen_on_localhost_with_an_upload_limit():
 
 
 def test_app_imports_no_rules_and_no_vision():
-    """app.py is navigation only; pages reach vision through ui.reader alone (lazily)."""
+    """app.py is navigation only (with ui.state's note of which page ran); pages reach vision
+    through ui.reader alone (lazily)."""
     imports = {
         alias.name.split(".")[0]
         for node in ast.walk(ast.parse(Path(APP).read_text()))
         if isinstance(node, ast.Import | ast.ImportFrom)
         for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])
     }
-    assert imports <= {"__future__", "logging", "streamlit"}
+    assert imports <= {"__future__", "logging", "streamlit", "ui"}
     for path in (ROOT / "ui").rglob("*.py"):
         tree = ast.parse(path.read_text())
         top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]

@@ -14,8 +14,6 @@ from ui.live import (
     RTC_CONFIGURATION,
     LiveFeed,
     LiveRead,
-    camera_not_drawn,
-    keep_camera,
     webrtc_logging,
 )
 
@@ -26,12 +24,12 @@ games.show_flash()
 snapshot = st.toggle("Snapshot mode (for browsers where live video fails)", key="live.snapshot")
 reader, why = card_reader.get_reader()
 if reader is None:
-    camera_not_drawn(st.session_state)
+    state.camera_not_drawn()
     st.error(f"The card reader is not available ({why}). Type your cards on the My hand page instead.")
     st.stop()
 
 if snapshot:
-    camera_not_drawn(st.session_state)
+    state.camera_not_drawn()
     left, right = st.columns([5, 6], gap="large")
     with left:
         cards = cardinput.card_input("snapshot", "hand", sources=("Camera",))
@@ -53,7 +51,7 @@ def send_to_my_hand() -> None:
 feed = state.live_feed(lambda: LiveFeed(reader))
 left, right = st.columns([5, 6], gap="large")
 with left:
-    keep_camera(st.session_state)
+    state.keep_camera()
     ctx = webrtc_streamer(
         key=CAMERA_KEY, mode=WebRtcMode.SENDRECV, rtc_configuration=RTC_CONFIGURATION,
         media_stream_constraints=MEDIA_CONSTRAINTS, video_frame_callback=feed.on_frame, async_processing=True,
