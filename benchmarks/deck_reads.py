@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.compare_weights import swapped  # noqa: E402
+from benchmarks.suit_probe import CLUBS, SPADES  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.crops import crop_square  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 
-SPADES, CLUBS = 0, 3
 PAPER = 128  # what shows outside a card's rounded corners
 
 

@@ -226,7 +226,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             history = state.get("history", [])
             grown = " (grown: residual blocks added)" if grow and arch_of(state) == "base" else ""
             log(f"resumed from {resume} ({len(history)} epochs before){grown}")
-    arch = "grown" if any(k.startswith("base.") for k in model.state_dict()) else "base"
+    arch = arch_of({"model": model.state_dict()})
     crop = int(x_train.shape[1])
     if x_val.shape[1] != crop:
         raise ValueError(f"{crops_dir}: training crops are {crop} px, validation crops {x_val.shape[1]} px")

@@ -38,6 +38,7 @@ def webrtc_logging(environ=os.environ) -> bool:
         logger.addHandler(handler)
     return True
 
+
 CAMERA_KEY = "live.camera"  # the webrtc_streamer's key
 _AWAY = "live.camera.away"  # set by a run that does not draw the camera
 
