@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -37,6 +37,9 @@ class Settings:
     min_card: float = 0.5  # a card with less than this is not reported
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
+    # A deck holds each card once: an index far from the stronger card of its code is read again
+    # as its likeliest code not yet in the photo (flagged), instead of being dropped.
+    one_deck: bool = False
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
@@ -106,7 +109,48 @@ def _centre(box) -> np.ndarray:
 
 
 def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> list[CardRead]:
-    """One card per code: its indices' boxes, a combined confidence, and a flag when unsure."""
+    """One card per code: its indices' boxes, a combined confidence, and a flag when unsure.
+
+    With ``settings.one_deck``, the indices left over because their code's card lies far away
+    are read again (:func:`read_again`) and make cards of their own, flagged uncertain.
+    """
+    cards, far = _one_card_per_code(indices, settings)
+    if settings.one_deck and far:
+        taken = {c.card for c in cards}
+        again = [r for r in (read_again(ix, taken, settings) for ix in far) if r is not None]
+        more, _ = _one_card_per_code(again, settings)  # far apart again: dropped
+        cards += [replace(c, uncertain=True) for c in more]
+    cards.sort(key=lambda c: CODES.index(c.card))  # deck order
+    return cards
+
+
+def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) -> IndexRead | None:
+    """``ix`` read as a code not in ``taken`` (the photo's other cards; one deck holds each card
+    once): the classifier's probabilities given that it is none of those, the likeliest kept.
+    None when "no index" is then the likeliest, or the confidence falls under ``min_index``.
+    The detector's score is taken back out of the confidence (confidence = sqrt(score x p))."""
+    p = ix.probs.astype(np.float64).copy()
+    p_read = float(p[CODES.index(ix.card)])
+    if p_read <= 0:
+        return None
+    score = ix.confidence ** 2 / p_read
+    for code in taken | {ix.card}:
+        p[CODES.index(code)] = 0.0
+    if p.sum() <= 0:
+        return None
+    p /= p.sum()
+    k = int(p.argmax())
+    if k == NONE_CLASS:
+        return None
+    conf = float(np.sqrt(min(score, 1.0) * p[k]))
+    if conf < settings.min_index:
+        return None
+    return IndexRead(ix.box, CODES[k], conf, p)
+
+
+def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], list[IndexRead]]:
+    """The cards (not yet in deck order), and the indices far from their code's reported card."""
+    left_over: list[IndexRead] = []
     by_code: dict[str, list[IndexRead]] = {}
     for ix in indices:
         by_code.setdefault(ix.card, []).append(ix)
@@ -126,5 +170,5 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
             continue
         uncertain = far or confidence < settings.uncertain_below
         cards.append(CardRead(code, confidence, tuple(ix.box for ix in near), uncertain))
-    cards.sort(key=lambda c: CODES.index(c.card))  # deck order
-    return cards
+        left_over += [ix for ix in group if not any(ix is n for n in near)]
+    return cards, left_over

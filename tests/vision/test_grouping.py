@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from engine.cards import CODES
 from vision.draw import annotate
 from vision.reader import IndexRead, Settings, group_indices
 from vision.types import CardRead, Reading
@@ -59,3 +60,53 @@ def test_annotate_draws_without_touching_the_input():
     assert (img == 255).all()
     assert (out != 255).any(axis=2).sum() > 100
     assert tuple(out[10, 25]) != (255, 255, 255)
+
+
+def probs(**p):
+    """A classifier's output with the given probabilities (the rest on "no index")."""
+    out = np.zeros(53)
+    for code, v in p.items():
+        out[CODES.index(code)] = v
+    out[52] = 1 - out.sum()
+    return out
+
+
+def read(code, x, y, score, p, size=20):
+    """An index read as the reader makes it: confidence = sqrt(detector score x probability)."""
+    return IndexRead((x, y, x + size * 0.6, y + size), code, float(np.sqrt(score * p[CODES.index(code)])), p)
+
+
+def test_a_far_duplicate_is_read_again_as_its_next_code_when_one_deck_is_on():
+    # 8S is read twice, far apart: the stronger keeps 8S; the weaker, which the classifier
+    # thought might be 8C, becomes 8C (its probability given that it is not 8S), flagged.
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95, "8C": 0.03}))
+    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
+    cards = group_indices([strong, weak], Settings(one_deck=True))
+    assert [c.card for c in cards] == ["8S", "8C"]
+    eight_s, eight_c = cards
+    assert eight_s.uncertain and eight_s.boxes == (strong.box,)
+    assert eight_c.uncertain and eight_c.boxes == (weak.box,)
+    assert abs(eight_c.confidence - np.sqrt(0.9 * 0.35 / (1 - 0.6))) < 1e-9
+    # Off: the weaker index is dropped, as before.
+    assert [c.card for c in group_indices([strong, weak], Settings(one_deck=False))] == ["8S"]
+
+
+def test_a_far_duplicate_is_not_given_a_code_already_in_the_photo_nor_kept_when_weak():
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
+    eight_c = read("8C", 300, 10, 0.9, probs(**{"8C": 0.95}))
+    # Next best are 8C (taken) then 9S: 9S given neither 8S nor 8C.
+    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "8C": 0.3, "9S": 0.15}))
+    codes = [c.card for c in group_indices([strong, eight_c, weak], Settings(one_deck=True))]
+    assert codes == ["8S", "9S", "8C"]
+    # "No index" is the likelier rest: nothing added.
+    stray = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "8C": 0.05}))
+    assert [c.card for c in group_indices([strong, stray], Settings(one_deck=True))] == ["8S"]
+
+
+def test_both_indices_of_a_misread_card_make_one_card_again():
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
+    p = probs(**{"8S": 0.55, "8C": 0.4})
+    twins = [read("8S", 600, 600, 0.8, p), read("8S", 650, 680, 0.8, p)]
+    cards = group_indices([strong, *twins], Settings(one_deck=True))
+    assert [c.card for c in cards] == ["8S", "8C"]
+    assert len(cards[1].boxes) == 2
