@@ -8,7 +8,8 @@ For each data set written by ``ginsight dataset`` and each weights folder:
   classifier of another side (the crops folder of the same data set written again with the
   same seed and ``--crop <side>``: the same boxes at another resolution); "n/a" when neither;
 - the whole reader on the first ``--photos`` validation photos: card precision and recall,
-  indices found and read right, as they are and in black and white.
+  indices found and read right, and the cards missed and the cards read wrong (what a player
+  would have to mend), as they are and in black and white.
 
     python benchmarks/compare_weights.py --a models/weights --b /tmp/new-weights \\
         --data data/synth2 --data data/synth4 [--photos 300] [--json OUT]
@@ -76,7 +77,10 @@ def measure(reader: Reader, data: Path, truths: list, loaded: dict) -> dict:
     for name, load in (("photos", None), ("photos_grey", grey_photo)):
         o = evaluate_truths(reader, truths, load=load)["overall"]
         out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
-                                       "found_read_right")}
+                                       "found_read_right", "cards_true", "cards_read", "cards_right")}
+        # What a player has to mend: cards not read, and cards read that are not there.
+        out[name].update(cards_missed=o["cards_true"] - o["cards_right"],
+                         cards_wrong=o["cards_read"] - o["cards_right"])
     return out
 
 
@@ -115,6 +119,8 @@ def main() -> None:
         for name in ("photos", "photos_grey"):
             for k in ("precision", "recall", "indices_found", "found_read_right"):
                 print(f"| {d} | {name} ({a[name]['photos']}): {k} | {a[name][k]:.3f} | {b[name][k]:.3f} |")
+            mend = [f"{w[name]['cards_missed']} / {w[name]['cards_wrong']}" for w in (a, b)]
+            print(f"| {d} | {name}: cards missed / wrong (of {a[name]['cards_true']}) | {mend[0]} | {mend[1]} |")
     if args.json:
         args.json.write_text(json.dumps({"a": str(args.a), "b": str(args.b), "figures": figures}, indent=2))
 

@@ -149,3 +149,30 @@ def test_deck_reads_cuts_every_index_on_paper_and_counts_clubs_read_as_spades():
     assert module.seeds("0-3") == [0, 1, 2, 3] and module.seeds("7") == [7]
     with pytest.raises(Exception, match="runs backwards"):
         module.seeds("5-2")
+
+
+def test_compare_weights_counts_the_cards_a_player_would_mend(tmp_path):
+    from types import SimpleNamespace
+
+    import cv2
+    import numpy as np
+
+    from vision.evaluate import Truth
+    from vision.types import CardRead, Reading
+
+    module = script("compare_weights")
+
+    class Reader:  # reads QS (there) and TS (not there); misses 2H
+        classifier = SimpleNamespace(size=32)
+        settings = SimpleNamespace(cls_turns=4)
+
+        def read(self, image):
+            cards = (CardRead("QS", 0.9, ((0, 0, 4, 4),), False), CardRead("TS", 0.8, ((9, 9, 12, 12),), False))
+            return Reading(cards, 1.0, 16, 16, ())
+
+    truths = [Truth(tmp_path / "a.png", "val", [("QS", (0, 0, 4, 4)), ("2H", (5, 5, 8, 8))])]
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((16, 16, 3), np.uint8))
+    out = module.measure(Reader(), tmp_path, truths, {})
+    assert out["crop_top1"] is None  # no crops written: the photos only
+    for name in ("photos", "photos_grey"):
+        assert (out[name]["cards_true"], out[name]["cards_missed"], out[name]["cards_wrong"]) == (2, 1, 1)
