@@ -38,7 +38,9 @@ class Settings:
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
     # A deck holds each card once: an index far from the stronger card of its code is read again
-    # as its likeliest code not yet in the photo (flagged), instead of being dropped.
+    # as its likeliest code not yet in the photo (flagged), instead of being dropped. Off: on
+    # synthetic validation it found about as many cards as it added wrong ones (session 8,
+    # models/weights/compare-session8-one-deck.json); a weights folder's reader.json may turn it on.
     one_deck: bool = False
 
     @classmethod
