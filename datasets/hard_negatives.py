@@ -10,7 +10,7 @@ labelled "no index". Validation photos are never used, so the validation crops s
     python -m datasets.hard_negatives --data data/synth4 [--weights models/weights] [--limit 4000]
 
 writes ``<data>/crops-neg/train-neg-0000.npz`` (the same layout as ``crops/``); train on a folder
-that links both (as ``data/mix45/crops`` links synth4's and synth5's crops).
+that links both (``python -m datasets.mix``).
 """
 
 from __future__ import annotations

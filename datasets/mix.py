@@ -1,0 +1,79 @@
+"""One crops folder for the classifier made of several: links, not copies.
+
+The classifier trains on a folder of ``train-*.npz`` and ``val-*.npz`` shards
+(:func:`models.classifier.load_crops`). To train on several data sets' crops at once, and on
+mined hard negatives (``datasets.hard_negatives``: ``<data>/crops-neg``), this folder links
+every shard of each source under a name that keeps its split and says where it came from:
+
+    python -m datasets.mix --out data/mix45n/crops data/synth4/crops data/synth5/crops \\
+        data/synth4/crops-neg data/synth5/crops-neg
+
+(session 8's training folder). ``train-0004.npz`` of ``data/synth4/crops`` becomes
+``train-synth4-crops-0004.npz``. All sources must hold crops of one side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+SPLITS = ("train", "val")
+
+
+def _side(shard: Path) -> int:
+    with np.load(shard) as d:
+        return int(d["x"].shape[1])
+
+
+def link_crops(sources: list[Path], out: Path) -> list[Path]:
+    """Link every ``train-*``/``val-*`` shard of ``sources`` into ``out``; the links made.
+
+    Raises ``ValueError`` when a source has no shards, when two sources have one name, or when
+    the crops are not all one side (the classifier reads one side)."""
+    names = {}
+    for src in sources:
+        tag = f"{src.resolve().parent.name}-{src.name}"
+        if tag in names:
+            raise ValueError(f"{src} and {names[tag]} would give their shards one name")
+        names[tag] = src
+    plan: list[tuple[Path, Path]] = []
+    sides: dict[int, Path] = {}
+    for tag, src in names.items():
+        shards = sorted(f for split in SPLITS for f in src.glob(f"{split}-*.npz"))
+        if not shards:
+            raise ValueError(f"no train-*.npz or val-*.npz shards in {src}")
+        for f in shards:
+            split, _, rest = f.name.partition("-")
+            plan.append((f.resolve(), out / f"{split}-{tag}-{rest}"))
+        sides.setdefault(_side(shards[0]), src)
+    if len(sides) > 1:
+        detail = ", ".join(f"{side} px in {src}" for side, src in sorted(sides.items()))
+        raise ValueError(f"the crops are not all one side: {detail}")
+    out.mkdir(parents=True, exist_ok=True)
+    for target, link in plan:
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target)
+    return [link for _, link in plan]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, type=Path, help="the folder to train on (e.g. data/mix/crops)")
+    parser.add_argument("sources", nargs="+", type=Path, help="crops folders (crops/, crops-neg/, ...)")
+    args = parser.parse_args(argv)
+    try:
+        links = link_crops(args.sources, args.out)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    counts = {split: sum(link.name.startswith(f"{split}-") for link in links) for split in SPLITS}
+    print(f"{args.out}: {counts['train']} training and {counts['val']} validation shards linked")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

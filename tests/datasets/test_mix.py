@@ -1,0 +1,44 @@
+"""datasets.mix: several crops folders linked into one that the classifier trains on."""
+
+import numpy as np
+import pytest
+
+from datasets.mix import link_crops, main
+from models.classifier import load_crops
+
+
+def shard(path, n, side=32, label=0):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, x=np.full((n, side, side, 3), label, np.uint8), y=np.full(n, label, np.int16))
+
+
+def test_the_shards_of_every_source_are_linked_by_split(tmp_path):
+    shard(tmp_path / "a" / "crops" / "val-0000.npz", 2, label=1)
+    shard(tmp_path / "a" / "crops" / "train-0001.npz", 3, label=2)
+    shard(tmp_path / "b" / "crops" / "train-0000.npz", 4, label=3)
+    shard(tmp_path / "a" / "crops-neg" / "train-neg-0000.npz", 5, label=52)
+    out = tmp_path / "mix" / "crops"
+    links = link_crops([tmp_path / "a" / "crops", tmp_path / "b" / "crops", tmp_path / "a" / "crops-neg"], out)
+    assert sorted(p.name for p in links) == ["train-a-crops-0001.npz", "train-a-crops-neg-neg-0000.npz",
+                                           "train-b-crops-0000.npz", "val-a-crops-0000.npz"]
+    assert all(p.is_symlink() for p in links)
+    _, y = load_crops(out, "train")
+    assert np.bincount(y, minlength=53)[[2, 3, 52]].tolist() == [3, 4, 5]
+    assert load_crops(out, "val")[0].shape == (2, 32, 32, 3)
+    # Linking again replaces the links.
+    assert len(link_crops([tmp_path / "a" / "crops"], out)) == 2
+
+
+def test_bad_sources_are_named(tmp_path, capsys):
+    shard(tmp_path / "a" / "crops" / "train-0000.npz", 1)
+    shard(tmp_path / "b" / "crops" / "train-0000.npz", 1, side=48)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match=r"not all one side: 32 px in .*a/crops, 48 px in .*b/crops"):
+        link_crops([tmp_path / "a" / "crops", tmp_path / "b" / "crops"], tmp_path / "out")
+    with pytest.raises(ValueError, match="no train"):
+        link_crops([tmp_path / "empty"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing half made
+    assert main(["--out", str(tmp_path / "out"), str(tmp_path / "empty")]) == 2
+    assert "error: no train" in capsys.readouterr().err
+    assert main(["--out", str(tmp_path / "out"), str(tmp_path / "a" / "crops")]) == 0
+    assert "1 training and 0 validation shards linked" in capsys.readouterr().out
