@@ -81,16 +81,9 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
-        out = []
-        for box, score, p in zip(boxes, scores, probs, strict=True):
-            k = int(p.argmax())
-            if k == NONE_CLASS:
-                continue
-            conf = float(np.sqrt(score * p[k]))
-            if conf < self.settings.min_index:
-                continue
-            out.append(IndexRead(tuple(float(v) for v in box), CODES[k], conf, p))
-        return out
+        reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
+                 for box, score, p in zip(boxes, scores, probs, strict=True))
+        return [r for r in reads if r is not None]
 
     def read(self, image) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input."""
@@ -126,12 +119,25 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
     return cards
 
 
+def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarray,
+               settings: Settings = Settings()) -> IndexRead | None:
+    """One index: the classifier's likeliest class, its confidence sqrt(detector score x
+    probability); None when that is "no index" or the confidence is under ``min_index``."""
+    k = int(p.argmax())
+    if k == NONE_CLASS:
+        return None
+    conf = float(np.sqrt(score * p[k]))
+    if conf < settings.min_index:
+        return None
+    return IndexRead(box, CODES[k], conf, p)
+
+
 def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) -> IndexRead | None:
     """``ix`` read as a code not in ``taken`` (the photo's other cards; one deck holds each card
     once): the classifier's probabilities given that it is none of those, the likeliest kept.
     None when "no index" is then the likeliest, or the confidence falls under ``min_index``.
     The detector's score is taken back out of the confidence (confidence = sqrt(score x p))."""
-    p = ix.probs.astype(np.float64).copy()
+    p = ix.probs.astype(np.float64)  # a copy
     p_read = float(p[CODES.index(ix.card)])
     if p_read <= 0:
         return None
@@ -141,13 +147,7 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
     if p.sum() <= 0:
         return None
     p /= p.sum()
-    k = int(p.argmax())
-    if k == NONE_CLASS:
-        return None
-    conf = float(np.sqrt(min(score, 1.0) * p[k]))
-    if conf < settings.min_index:
-        return None
-    return IndexRead(ix.box, CODES[k], conf, p)
+    return index_read(ix.box, min(score, 1.0), p, settings)
 
 
 def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], list[IndexRead]]:
