@@ -176,3 +176,25 @@ def test_compare_weights_counts_the_cards_a_player_would_mend(tmp_path):
     assert out["crop_top1"] is None  # no crops written: the photos only
     for name in ("photos", "photos_grey"):
         assert (out[name]["cards_true"], out[name]["cards_missed"], out[name]["cards_wrong"]) == (2, 1, 1)
+
+
+def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_spades():
+    import numpy as np
+
+    from engine.cards import CODES
+    from tests.datasets.test_index_crops import bar_deck
+
+    module = script("webcam_reads")
+    x, y = module.deck_crops(bar_deck(), 16, seed=1, per_card=2)
+    assert x.shape == (52, 16, 16, 3)  # 26 black cards, 2 crops each
+    assert {CODES[k][-1] for k in y} == {"S", "C"} and list(y[:2]) == [0, 0]
+    assert not np.array_equal(x[0], x[1])  # each crop drawn from its own seed
+
+    def classifier(crops, turns):  # reads every spade right, every club as its spade
+        p = np.zeros((len(crops), 53), np.float32)
+        p[np.arange(len(crops)), [k - 39 if k >= 39 else k for k in y]] = 1
+        return p
+
+    r = module.read_deck(classifier, x, y)
+    assert r["indices"] == 52 and r["right"] == 0.5
+    assert r["clubs_read_as_spades"] == 1.0 and r["spades_read_as_clubs"] == 0.0

@@ -1,0 +1,157 @@
+"""Index crops drawn straight from the decks, as a webcam over a table sees them: a card turned
+any way on a table, its index 24-64 pixels long, the frame often squeezed (a 16:9 webcam frame
+resized to a square, as apps and data sets do), defocused, dim and washed out, noisy, JPEG'd;
+cut as the reader cuts a detector's box. For the classifier only (no photo, no detector labels).
+
+Why: the scene photos (``datasets.scenes``) pile every degradation on every scale, so many of
+their crops are unreadable, and few show a plain, mid-sized, squeezed and soft index. Read with
+that look, the clubs of some real designs become spades (``benchmarks/webcam_reads.py``:
+gnome-plastic 0.35-0.40 of its clubs, session 9), the confusion the real webcam photos show.
+
+    python -m datasets.index_crops --out data/webcam-crops --n 120000 --seed 11 [--procedural 24]
+
+writes ``train-NNNN.npz`` / ``val-NNNN.npz`` shards (``x`` uint8 (N, S, S, 3) BGR, ``y`` class) like
+``ginsight dataset``'s ``crops/``, so that ``datasets.mix`` and the classifier's training take them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.backgrounds import Backgrounds
+from datasets.decks import Deck
+from engine.cards import CODES
+from vision.crops import CROP, crop_square
+
+SQUEEZED = 0.6  # share of crops from a frame resized without keeping its aspect
+SQUEEZE = (0.5, 0.9)  # 16:9 to a square is 0.56, 4:3 is 0.75
+LENGTH = (24.0, 64.0)  # the index's longer side in the frame, pixels
+SHARD = 4000  # crops per file
+
+
+def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.ndarray,
+                side: int = CROP) -> np.ndarray:
+    """One index of ``code`` (either corner) cut from a webcam-like frame: (side, side, 3) BGR."""
+    face = deck.faces[code]
+    boxes = deck.index_boxes[code]
+    x1, y1, x2, y2 = (float(v) for v in boxes[int(rng.integers(len(boxes)))])
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    length = rng.uniform(*LENGTH)
+    k = length / max(x2 - x1, y2 - y1)
+    squeeze = rng.uniform(*SQUEEZE) if rng.random() < SQUEEZED else 1.0
+    frame = background.shape[0]
+    turn = np.vstack([cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), k), [0, 0, 1]])
+    move = np.array([[1, 0, frame / 2 - cx], [0, 1, frame / 2 - cy], [0, 0, 1]])
+    m = (np.diag([squeeze, 1.0, 1.0]) @ move @ turn)[:2]
+    # about the frame's centre, so the index stays in view: squeeze x around frame / 2
+    m[0, 2] += frame / 2 * (1 - squeeze)
+    warped = cv2.warpAffine(face, m, (frame, frame), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3:4].astype(np.float32) / 255
+    img = cv2.cvtColor(warped, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + background * (1 - alpha)
+    corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T
+    img = _webcam(rng, img)
+    bx1, by1 = corners.min(0)
+    bx2, by2 = corners.max(0)
+    w, h = bx2 - bx1, by2 - by1
+    jx, jy = rng.normal(0, 0.07, 2) * (w, h)  # as a detector would box it: a little off
+    s = rng.uniform(0.9, 1.12)
+    mx, my = (bx1 + bx2) / 2 + jx, (by1 + by2) / 2 + jy
+    return crop_square(img, (mx - w * s / 2, my - h * s / 2, mx + w * s / 2, my + h * s / 2), side)
+
+
+def _webcam(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Defocus, dim and washed-out light, noise, salt and pepper, JPEG: float BGR -> uint8."""
+    if rng.random() < 0.7:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.6))
+    if rng.random() < 0.3:  # a webcam's sharpening: halos round the ink
+        soft = cv2.GaussianBlur(img, (0, 0), 1.5)
+        img = img + (img - soft) * rng.uniform(0.3, 1.2)
+    img = img * rng.uniform(0.5, 1.1) + rng.uniform(0, 60)
+    grey = img.mean(2, keepdims=True)
+    img = grey + (img - grey) * rng.uniform(0.2, 1.0)
+    img = img * rng.normal(1, 0.05, 3).astype(np.float32)  # white balance
+    img = img + rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(1, 10)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:  # salt and pepper
+        amount = rng.uniform(0.001, 0.01)
+        u = rng.random(img.shape[:2], dtype=np.float32)
+        img[u < amount / 2] = 0
+        img[u > 1 - amount / 2] = 255
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(40, 92))])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else img
+
+
+_STATE: dict = {}
+
+
+def _init(deck_names: list[str], procedural: int) -> None:
+    from datasets.decks import load_deck, procedural_deck
+
+    cv2.setNumThreads(1)
+    _STATE["decks"] = [load_deck(n) for n in deck_names] + [procedural_deck(s) for s in range(procedural)]
+    _STATE["backgrounds"] = Backgrounds()
+
+
+def _shard(args: tuple) -> int:
+    out, split, shard, start, stop, seed, side = args
+    decks, backgrounds = _STATE["decks"], _STATE["backgrounds"]
+    xs, ys = [], []
+    for i in range(start, stop):
+        rng = np.random.default_rng([seed, i])
+        deck = decks[int(rng.integers(len(decks)))]
+        code = CODES[int(rng.integers(len(CODES)))]
+        background = backgrounds.sample(rng, 160)
+        xs.append(webcam_crop(rng, deck, code, background, side))
+        ys.append(CODES.index(code))
+    np.savez_compressed(Path(out) / f"{split}-{shard:04d}.npz", x=np.stack(xs), y=np.array(ys, np.int16))
+    return stop - start
+
+
+def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: int = 0, side: int = CROP,
+          val_fraction: float = 0.05, workers: int = 2) -> None:
+    """``n`` crops (a ``val_fraction`` of them for validation) in shards under ``out``."""
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    if not deck_names and procedural < 1:
+        raise ValueError("no decks: fetch the real designs (`ginsight dataset --fetch`) or give --procedural")
+    out.mkdir(parents=True, exist_ok=True)
+    n_val = max(1, round(n * val_fraction)) if n > 1 else 0
+    tasks, shard = [], 0
+    for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
+        for start in range(lo, hi, SHARD):
+            tasks.append((str(out), split, shard, start, min(start + SHARD, hi), seed, side))
+            shard += 1
+    done, t0 = 0, time.time()
+    with ProcessPoolExecutor(max(1, workers), initializer=_init, initargs=(deck_names, procedural)) as pool:
+        for k in pool.map(_shard, tasks):
+            done += k
+            print(f"\r{done}/{n} crops, {time.time() - t0:.0f} s", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from datasets.decks import PROCEDURAL_PREFIX, available_decks
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--n", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--procedural", type=int, default=24, help="procedural decks, seeds 0..N-1")
+    parser.add_argument("--side", type=int, default=CROP, help="crop side, pixels (the classifier's)")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
+    build(args.out, args.n, args.seed, deck_names=names, procedural=args.procedural, side=args.side,
+          workers=args.workers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""datasets.index_crops: index crops drawn from the decks with a webcam's look."""
+
+import numpy as np
+import pytest
+
+from datasets import index_crops
+from datasets.decks import Deck, procedural_deck
+from engine.cards import CODES
+from models.classifier import load_crops
+
+W, H = 100, 140
+BOX = (6, 8, 20, 38)  # the index: a black bar on a white card
+
+
+def bar_deck() -> Deck:
+    face = np.zeros((H, W, 4), np.uint8)
+    face[..., :3] = 255
+    face[..., 3] = 255
+    x1, y1, x2, y2 = BOX
+    face[y1:y2, x1:x2, :3] = 0
+    return Deck("bars", "test", "none", {c: face for c in CODES}, {c: [BOX] for c in CODES})
+
+
+def background(value=128, side=160):
+    return np.full((side, side, 3), value, np.float32)
+
+
+def test_a_seed_gives_the_same_crop_and_another_seed_another():
+    deck = procedural_deck(3, height=240)
+    a = index_crops.webcam_crop(np.random.default_rng(7), deck, "8C", background())
+    b = index_crops.webcam_crop(np.random.default_rng(7), deck, "8C", background())
+    c = index_crops.webcam_crop(np.random.default_rng(8), deck, "8C", background())
+    assert a.shape == (32, 32, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_crop_is_cut_round_the_index(seed, monkeypatch):
+    # Without the webcam's blur and light, the index (a black bar) fills the crop's middle,
+    # whatever the turn, size and squeeze; the crop's rim is card or table, not ink.
+    monkeypatch.setattr(index_crops, "_webcam", lambda rng, img: np.clip(img, 0, 255).astype(np.uint8))
+    crop = index_crops.webcam_crop(np.random.default_rng(seed), bar_deck(), "QS", background(), side=48)
+    grey = crop.mean(2)
+    assert grey[22:26, 22:26].max() < 60
+    rim = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
+    assert (rim > 100).mean() > 0.5
+
+
+def test_build_writes_labelled_shards_of_both_splits(tmp_path, monkeypatch):
+    monkeypatch.setattr(index_crops, "SHARD", 7)
+    index_crops.build(tmp_path, 20, 3, deck_names=[], procedural=1, side=24, val_fraction=0.1, workers=1)
+    x, y = load_crops(tmp_path, "train")
+    xv, yv = load_crops(tmp_path, "val")
+    assert x.shape == (18, 24, 24, 3) and xv.shape == (2, 24, 24, 3)
+    assert y.min() >= 0 and max(y.max(), yv.max()) < 52
+    assert len(list(tmp_path.glob("train-*.npz"))) == 3  # 18 crops, 7 a shard
+
+
+def test_build_refuses_no_decks(tmp_path):
+    with pytest.raises(ValueError, match="no decks"):
+        index_crops.build(tmp_path, 5, 0, deck_names=[], procedural=0)
