@@ -8,9 +8,17 @@ finds that touches no labelled index (IoU under ``MAX_IOU``) is cut as the reade
 labelled "no index". Validation photos are never used, so the validation crops stay as they were.
 
     python -m datasets.hard_negatives --data data/synth4 [--weights models/weights] [--limit 4000]
+        [--skip 3000] [--read-as-card] [--repeat 4] [--out DIR]
 
 writes ``<data>/crops-neg/train-neg-0000.npz`` (the same layout as ``crops/``); train on a folder
 that links both (``python -m datasets.mix``).
+
+With the classifier in the loop (``--read-as-card``), only the false alarms that the weights'
+classifier still reads as a card (as the reader would report them: not "no index", confidence
+at least ``min_index``) are kept: what a round of training on all false alarms left. ``--skip``
+passes over the photos an earlier round mined; ``--repeat`` writes each kept crop that many
+times, so that a few hundred weigh something beside the data set's crops (the training's
+augmentation turns and degrades each copy differently).
 """
 
 from __future__ import annotations
@@ -33,29 +41,50 @@ def false_alarms(boxes: np.ndarray, truth: list[tuple[float, float, float, float
 
 
 def mine(data: Path, detector, side: int, *, conf: float, scales: tuple[float, ...], limit: int | None = None,
-         progress=None) -> tuple[np.ndarray, dict]:
+         skip: int = 0, keep=None, progress=None) -> tuple[np.ndarray, dict]:
     """(crops (N, S, S, 3) uint8, counts) of the detector's false alarms on ``data``'s training
-    photos (the first ``limit``). ``detector(img, conf=, scales=)`` -> (boxes, scores)."""
+    photos (``limit`` of them after the first ``skip``). ``detector(img, conf=, scales=)`` ->
+    (boxes, scores). ``keep(crops, scores)`` -> a bool mask: which false alarms to keep (all
+    when None)."""
     import cv2
 
     from vision.crops import crop_square
     from vision.evaluate import load_truth
 
     size = json.loads((data / "summary.json").read_text())["size"]
-    photos = [t for t in load_truth(data, (size, size)) if t.group == "train"][:limit]
-    crops, boxes_seen = [], 0
+    photos = [t for t in load_truth(data, (size, size)) if t.group == "train"]
+    photos = photos[skip:skip + limit if limit is not None else None]
+    crops, boxes_seen, alarms = [], 0, 0
     for i, truth in enumerate(photos):
         img = cv2.imread(str(truth.image))
         if img is None:
             raise ValueError(f"{truth.image} could not be read as a photo")
-        boxes, _ = detector(img, conf=conf, scales=scales)
+        boxes, scores = detector(img, conf=conf, scales=scales)
         boxes_seen += len(boxes)
-        for k in false_alarms(boxes, [b for _, b in truth.boxes]):
-            crops.append(crop_square(img, tuple(float(v) for v in boxes[k]), side))
+        found = false_alarms(boxes, [b for _, b in truth.boxes])
+        alarms += len(found)
+        if found:
+            cut = np.stack([crop_square(img, tuple(float(v) for v in boxes[k]), side) for k in found])
+            if keep is not None:
+                cut = cut[np.asarray(keep(cut, scores[found]), bool)]
+            crops.extend(cut)
         if progress:
             progress(i + 1, len(photos))
     x = np.stack(crops) if crops else np.zeros((0, side, side, 3), np.uint8)
-    return x, {"photos": len(photos), "boxes": boxes_seen, "false_alarms": len(crops)}
+    return x, {"photos": len(photos), "boxes": boxes_seen, "false_alarms": alarms, "kept": len(crops)}
+
+
+def read_as_card(classifier, settings):
+    """A ``keep`` for :func:`mine`: the crops the reader would report as an index (a card code,
+    confidence sqrt(detector score x probability) at least ``settings.min_index``)."""
+    from vision.reader import NONE_CLASS
+
+    def keep(crops: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        p = classifier(crops, turns=settings.cls_turns)
+        k = p.argmax(1)
+        return (k != NONE_CLASS) & (np.sqrt(scores * p[np.arange(len(k)), k]) >= settings.min_index)
+
+    return keep
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,23 +95,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True, type=Path, help="a folder written by `ginsight dataset`")
     parser.add_argument("--weights", type=Path, default=DEFAULT_WEIGHTS, help="the detector's folder")
     parser.add_argument("--limit", type=int, help="at most this many training photos")
+    parser.add_argument("--skip", type=int, default=0, help="pass over the first this many training photos")
+    parser.add_argument("--read-as-card", action="store_true",
+                        help="keep only the false alarms the weights' classifier reads as a card")
+    parser.add_argument("--repeat", type=int, default=1, help="write each kept crop this many times")
     parser.add_argument("--out", type=Path, help="default: <data>/crops-neg")
     args = parser.parse_args(argv)
+    if args.skip < 0 or args.repeat < 1 or (args.limit is not None and args.limit < 1):
+        parser.error("--skip must be 0 or more, --repeat and --limit 1 or more")
     settings = Settings.load(args.weights)
     detector = IndexDetector(args.weights / "detector.onnx")
-    side = IndexClassifier(args.weights / "classifier.onnx").size
+    classifier = IndexClassifier(args.weights / "classifier.onnx")
+    side = classifier.size
     t0 = time.time()
 
     def progress(done: int, total: int) -> None:
         if done % 250 == 0 or done == total:
             print(f"{done}/{total} photos, {time.time() - t0:.0f} s", flush=True)
 
+    keep = read_as_card(classifier, settings) if args.read_as_card else None
     x, counts = mine(args.data, detector, side, conf=settings.det_conf, scales=settings.det_scales,
-                     limit=args.limit, progress=progress)
+                     limit=args.limit, skip=args.skip, keep=keep, progress=progress)
+    x = np.repeat(x, args.repeat, axis=0)
     out = args.out or args.data / "crops-neg"
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / "train-neg-0000.npz", x=x, y=np.full(len(x), NONE_CLASS, np.int16))
-    summary = {**counts, "side": side, "conf": settings.det_conf, "scales": list(settings.det_scales),
+    summary = {**counts, "written": len(x), "skip": args.skip, "read_as_card": args.read_as_card,
+               "repeat": args.repeat, "side": side, "conf": settings.det_conf, "scales": list(settings.det_scales),
                "max_iou": MAX_IOU, "weights": str(args.weights), "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary))

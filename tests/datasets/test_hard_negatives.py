@@ -5,7 +5,7 @@ import json
 import cv2
 import numpy as np
 
-from datasets.hard_negatives import false_alarms, main, mine
+from datasets.hard_negatives import false_alarms, main, mine, read_as_card
 
 
 def test_a_box_on_a_labelled_index_is_not_a_false_alarm():
@@ -39,7 +39,7 @@ def test_false_alarms_are_cut_from_training_photos_only(tmp_path):
     data = _data(tmp_path)
     seen = []
     x, counts = mine(data, fake_detector, 16, conf=0.2, scales=(1.0,), progress=lambda d, t: seen.append((d, t)))
-    assert counts == {"photos": 1, "boxes": 2, "false_alarms": 1} and seen == [(1, 1)]
+    assert counts == {"photos": 1, "boxes": 2, "false_alarms": 1, "kept": 1} and seen == [(1, 1)]
     assert x.shape == (1, 16, 16, 3) and x[0, 8, 8].max() == 30  # the dark square, not the index
 
 
@@ -67,3 +67,50 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
     shard = np.load(data / "crops-neg" / "train-neg-0000.npz")
     assert shard["x"].shape == (1, 16, 16, 3) and shard["y"].tolist() == [52]
     assert json.loads((data / "crops-neg" / "summary.json").read_text())["false_alarms"] == 1
+
+    # With the classifier in the loop: kept only when it reads a card there, written --repeat times.
+    Classifier.__call__ = lambda self, crops, turns: np.eye(53, dtype=np.float32)[[3] * len(crops)]
+    out = tmp_path / "neg2"
+    assert main(["--data", str(data), "--weights", str(tmp_path), "--read-as-card", "--repeat", "3",
+                 "--out", str(out)]) == 0
+    shard = np.load(out / "train-neg-0000.npz")
+    assert shard["x"].shape == (3, 16, 16, 3) and shard["y"].tolist() == [52] * 3
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["kept"] == 1 and summary["written"] == 3 and summary["read_as_card"] is True
+    Classifier.__call__ = lambda self, crops, turns: np.eye(53, dtype=np.float32)[[52] * len(crops)]
+    assert main(["--data", str(data), "--weights", str(tmp_path), "--read-as-card", "--out", str(out)]) == 0
+    assert np.load(out / "train-neg-0000.npz")["x"].shape == (0, 16, 16, 3)
+
+
+def test_skip_passes_over_the_photos_an_earlier_round_mined(tmp_path):
+    data = _data(tmp_path)
+    x, counts = mine(data, fake_detector, 16, conf=0.2, scales=(1.0,), skip=1)
+    assert counts == {"photos": 0, "boxes": 0, "false_alarms": 0, "kept": 0} and x.shape == (0, 16, 16, 3)
+
+
+def test_keep_chooses_among_the_false_alarms(tmp_path):
+    data = _data(tmp_path)
+    got = []
+
+    def keep(crops, scores):
+        got.append((crops.shape, scores.tolist()))
+        return np.zeros(len(crops), bool)
+
+    x, counts = mine(data, fake_detector, 16, conf=0.2, scales=(1.0,), keep=keep)
+    assert got == [((1, 16, 16, 3), [0.5])]  # only the false alarm, with its detector score
+    assert counts["false_alarms"] == 1 and counts["kept"] == 0 and len(x) == 0
+
+
+def test_read_as_card_keeps_what_the_reader_would_report():
+    from vision.reader import Settings
+
+    def classifier(crops, turns):
+        assert turns == 4
+        p = np.zeros((3, 53), np.float32)
+        p[0, 5] = 0.9   # a card, sure: sqrt(0.5 x 0.9) = 0.67 -> reported
+        p[1, 52] = 0.9  # "no index"
+        p[2, 7] = 0.2   # a card, unsure: sqrt(0.5 x 0.2) = 0.32 < min_index 0.35
+        return p
+
+    keep = read_as_card(classifier, Settings())
+    assert keep(np.zeros((3, 8, 8, 3), np.uint8), np.full(3, 0.5, np.float32)).tolist() == [True, False, False]
