@@ -130,10 +130,20 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
             tasks.append((str(out), split, shard, start, min(start + SHARD, hi), seed, side))
             shard += 1
     done, t0 = 0, time.time()
-    with ProcessPoolExecutor(max(1, workers), initializer=_init, initargs=(deck_names, procedural)) as pool:
-        for k in pool.map(_shard, tasks):
+    pool = None
+    if workers <= 1:  # in this process: no fork (forking a process that runs threads can hang)
+        _init(deck_names, procedural)
+        results = map(_shard, tasks)
+    else:
+        pool = ProcessPoolExecutor(workers, initializer=_init, initargs=(deck_names, procedural))
+        results = pool.map(_shard, tasks)
+    try:
+        for k in results:
             done += k
             print(f"\r{done}/{n} crops, {time.time() - t0:.0f} s", end="", file=sys.stderr, flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     print(file=sys.stderr)
 
 
