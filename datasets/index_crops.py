@@ -5,8 +5,9 @@ cut as the reader cuts a detector's box. For the classifier only (no photo, no d
 
 Why: the scene photos (``datasets.scenes``) pile every degradation on every scale, so many of
 their crops are unreadable, and few show a plain, mid-sized, squeezed and soft index. Read with
-that look, the clubs of some real designs become spades (``benchmarks/webcam_reads.py``:
-gnome-plastic 0.35-0.40 of its clubs, session 9), the confusion the real webcam photos show.
+that look, the clubs of some decks become spades (``benchmarks/webcam_reads.py`` with session
+8's classifier: gnome-plastic 0.10 of its clubs, decks no training set has 0.06, none when
+clean), the confusion the real webcam photos show.
 
     python -m datasets.index_crops --out data/webcam-crops --n 120000 --seed 11 [--procedural 24]
 
