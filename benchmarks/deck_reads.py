@@ -59,23 +59,54 @@ def deck_crops(deck, side: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(ys)
 
 
-def read_deck(classifier: IndexClassifier, deck, turns: int = 4) -> dict:
-    x, y = deck_crops(deck, classifier.size)
-    read = classifier(x, turns=turns).argmax(1)
+def scores(read: np.ndarray, y: np.ndarray) -> dict:
+    """A deck's figures from its crops' reads (classes) and true classes."""
     return {"indices": len(y), "right": float((read == y).mean()),
             "clubs_read_as_spades": swapped(read, y, CLUBS, SPADES),
             "spades_read_as_clubs": swapped(read, y, SPADES, CLUBS)}
+
+
+def read_deck(classifier: IndexClassifier, deck, turns: int = 4) -> dict:
+    x, y = deck_crops(deck, classifier.size)
+    return scores(classifier(x, turns=turns).argmax(1), y)
+
+
+def add_weights_and_decks(parser: argparse.ArgumentParser, seeds_example: str) -> None:
+    """The options both deck scripts take: the weights read side by side, procedural seeds, --json."""
+    parser.add_argument("--a", required=True, type=Path, help="a weights folder (e.g. models/weights)")
+    parser.add_argument("--b", type=Path, help="another weights folder, read side by side")
+    parser.add_argument("--procedural", type=seeds, action="append", default=[],
+                        help=f"procedural deck seeds, e.g. {seeds_example} (repeatable)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+
+
+def report(rows: dict, keys: list[str], metrics: tuple[str, ...]) -> dict:
+    """Print per deck, for each weights folder, the share read right and clubs read as spades,
+    then the means over real designs and procedural decks; return those means (``metrics``)."""
+    from datasets.decks import PROCEDURAL_PREFIX
+
+    head = " | ".join(f"{k}: right | {k}: clubs as spades" for k in keys)
+    print(f"| deck | {head} |\n|---|" + "---|---|" * len(keys))
+    for name, r in rows.items():
+        cells = " | ".join(f"{r[k]['right']:.3f} | {r[k]['clubs_read_as_spades']:.2f}" for k in keys)
+        print(f"| {name} | {cells} |")
+    summary = {}
+    for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
+                         ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
+        if group:
+            summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group])) for m in metrics}
+                              for k in keys}
+            cells = " | ".join(f"{summary[label][k]['right']:.3f} | {summary[label][k]['clubs_read_as_spades']:.2f}"
+                               for k in keys)
+            print(f"| mean of {len(group)} {label} | {cells} |")
+    return summary
 
 
 def main() -> None:
     from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", required=True, type=Path, help="a weights folder (e.g. models/weights)")
-    parser.add_argument("--b", type=Path, help="another weights folder, read side by side")
-    parser.add_argument("--procedural", type=seeds, action="append", default=[],
-                        help="procedural deck seeds, e.g. 0-23 (repeatable)")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    add_weights_and_decks(parser, "0-23")
     args = parser.parse_args()
 
     names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
@@ -86,21 +117,7 @@ def main() -> None:
     for name in names:
         deck = load_deck(name)
         rows[name] = {k: read_deck(c, deck) for k, c in classifiers.items()}
-    keys = list(folders)
-    head = " | ".join(f"{k}: right | {k}: clubs as spades" for k in keys)
-    print(f"| deck | {head} |\n|---|" + "---|---|" * len(keys))
-    for name, r in rows.items():
-        cells = " | ".join(f"{r[k]['right']:.3f} | {r[k]['clubs_read_as_spades']:.2f}" for k in keys)
-        print(f"| {name} | {cells} |")
-    summary = {}
-    for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
-                         ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
-        if group:
-            summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group]))
-                                  for m in ("right", "clubs_read_as_spades")} for k in keys}
-            cells = " | ".join(f"{summary[label][k]['right']:.3f} | {summary[label][k]['clubs_read_as_spades']:.2f}"
-                               for k in keys)
-            print(f"| mean of {len(group)} {label} | {cells} |")
+    summary = report(rows, list(folders), ("right", "clubs_read_as_spades"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "decks": rows,
                                          "summary": summary}, indent=2))

@@ -22,9 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.compare_weights import swapped  # noqa: E402
-from benchmarks.deck_reads import seeds  # noqa: E402
-from benchmarks.suit_probe import CLUBS, SPADES  # noqa: E402
+from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 
@@ -47,24 +45,17 @@ def deck_crops(deck, side: int, seed: int, per_card: int) -> tuple[np.ndarray, n
 
 
 def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray) -> dict:
-    read = classifier(crops, turns=4).argmax(1)
-    return {"indices": len(y), "right": float((read == y).mean()),
-            "clubs_read_as_spades": swapped(read, y, CLUBS, SPADES),
-            "spades_read_as_clubs": swapped(read, y, SPADES, CLUBS)}
+    return scores(classifier(crops, turns=4).argmax(1), y)
 
 
 def main() -> None:
     from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--a", required=True, type=Path, help="a weights folder (e.g. models/weights)")
-    parser.add_argument("--b", type=Path, help="another weights folder, read side by side")
-    parser.add_argument("--procedural", type=seeds, action="append", default=[],
-                        help="procedural deck seeds, e.g. 100-111 (repeatable)")
+    add_weights_and_decks(parser, "100-111")
     parser.add_argument("--no-real", action="store_true", help="leave out the real designs")
     parser.add_argument("--per-card", type=int, default=6, help="crops per black card and deck")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
 
     names = [] if args.no_real else [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
@@ -79,26 +70,10 @@ def main() -> None:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card) for s in sides}
         rows[name] = {k: read_deck(c, *crops[c.size]) for k, c in classifiers.items()}
-    keys = list(folders)
-    head = " | ".join(f"{k}: right | {k}: clubs as spades" for k in keys)
-    print(f"| deck | {head} |\n|---|" + "---|---|" * len(keys))
-    for name, r in rows.items():
-        cells = " | ".join(f"{r[k]['right']:.3f} | {r[k]['clubs_read_as_spades']:.2f}" for k in keys)
-        print(f"| {name} | {cells} |")
-    summary = {}
-    for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
-                         ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
-        if group:
-            summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group]))
-                                  for m in ("right", "clubs_read_as_spades", "spades_read_as_clubs")}
-                              for k in keys}
-            cells = " | ".join(f"{summary[label][k]['right']:.3f} | {summary[label][k]['clubs_read_as_spades']:.2f}"
-                               for k in keys)
-            print(f"| mean of {len(group)} {label} | {cells} |")
+    summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,
                                          "per_card": args.per_card, "decks": rows, "summary": summary}, indent=2))
-
 
 if __name__ == "__main__":
     main()

@@ -75,14 +75,16 @@ def mine(data: Path, detector, side: int, *, conf: float, scales: tuple[float, .
 
 
 def read_as_card(classifier, settings):
-    """A ``keep`` for :func:`mine`: the crops the reader would report as an index (a card code,
-    confidence sqrt(detector score x probability) at least ``settings.min_index``)."""
-    from vision.reader import NONE_CLASS
+    """A ``keep`` for :func:`mine`: the crops the reader would report as an index (its own
+    ``vision.reader.index_read``: a card code, confidence sqrt(detector score x probability) at
+    least ``settings.min_index``)."""
+    from vision.reader import index_read
 
     def keep(crops: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        p = classifier(crops, turns=settings.cls_turns)
-        k = p.argmax(1)
-        return (k != NONE_CLASS) & (np.sqrt(scores * p[np.arange(len(k)), k]) >= settings.min_index)
+        probs = classifier(crops, turns=settings.cls_turns)
+        # The box does not enter the decision; the reader's rule is applied as it stands.
+        return np.array([index_read((0.0, 0.0, 0.0, 0.0), float(s), p, settings) is not None
+                         for s, p in zip(scores, probs, strict=True)], bool)
 
     return keep
 
