@@ -60,3 +60,48 @@ def test_build_writes_labelled_shards_of_both_splits(tmp_path, monkeypatch):
 def test_build_refuses_no_decks(tmp_path):
     with pytest.raises(ValueError, match="no decks"):
         index_crops.build(tmp_path, 5, 0, deck_names=[], procedural=0)
+
+
+def test_shard_seeds_take_the_list_in_turn_and_cover_it():
+    seeds = list(range(1000, 1010))
+    assert index_crops.shard_seeds(seeds, 4, 0) == [1000, 1001, 1002, 1003]
+    assert index_crops.shard_seeds(seeds, 4, 2) == [1008, 1009, 1000, 1001]  # round the list
+    assert set().union(*(index_crops.shard_seeds(seeds, 4, k) for k in range(3))) == set(seeds)
+    assert index_crops.shard_seeds(seeds, None, 5) == seeds
+    assert index_crops.shard_seeds(seeds, 20, 1) == seeds
+
+
+def test_build_with_decks_per_shard_and_a_procedural_share(tmp_path, monkeypatch):
+    # Each shard builds its own procedural decks; with share 1 every crop is procedural, so a
+    # build with no real designs works, and the same arguments give the same crops.
+    monkeypatch.setattr(index_crops, "SHARD", 5)
+    built = []
+    real_build = index_crops._procedural
+    monkeypatch.setattr(index_crops, "_procedural", lambda seeds: built.append(list(seeds)) or real_build(seeds))
+    args = dict(deck_names=[], procedural=[1000, 1001, 1002], side=24, val_fraction=0.2, workers=1, per_shard=1,
+                procedural_share=1.0)
+    index_crops.build(tmp_path / "a", 10, 4, **args)
+    assert built == [[1000], [1001], [1002]]  # one val shard, two train shards: one deck each, in turn
+    index_crops.build(tmp_path / "b", 10, 4, **args)
+    xa, ya = load_crops(tmp_path / "a", "train")
+    xb, yb = load_crops(tmp_path / "b", "train")
+    assert xa.shape == (8, 24, 24, 3) and np.array_equal(xa, xb) and np.array_equal(ya, yb)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    (dict(per_shard=0), "decks per shard"),
+    (dict(procedural_share=1.5), "procedural share"),
+])
+def test_build_refuses_bad_options(tmp_path, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        index_crops.build(tmp_path, 5, 0, deck_names=[], procedural=[1000], **kwargs)
+
+
+def test_seed_range_parses_and_refuses():
+    import argparse
+
+    assert index_crops.seed_range("1000-1003") == [1000, 1001, 1002, 1003]
+    assert index_crops.seed_range("7") == [7]
+    for bad in ("x-3", "9-2"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            index_crops.seed_range(bad)
