@@ -26,23 +26,12 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.compare_weights import swapped  # noqa: E402
 from benchmarks.suit_probe import CLUBS, SPADES  # noqa: E402
+from datasets.decks import seed_range as seeds  # noqa: E402  (--procedural 0-23)
 from engine.cards import CODES  # noqa: E402
 from vision.crops import crop_square  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 
 PAPER = 128  # what shows outside a card's rounded corners
-
-
-def seeds(text: str) -> list[int]:
-    """"0-23" -> [0, ..., 23]; "5" -> [5]."""
-    lo, _, hi = text.partition("-")
-    try:
-        first, last = int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed or a range of seeds like 0-23") from None
-    if last < first:
-        raise argparse.ArgumentTypeError(f"{text!r}: the range runs backwards")
-    return list(range(first, last + 1))
 
 
 def deck_crops(deck, side: int) -> tuple[np.ndarray, np.ndarray]:

@@ -30,6 +30,21 @@ from engine.cards import CODES as CARD_CODES
 IndexBox = tuple[int, int, int, int]
 PROCEDURAL_PREFIX = "procedural-"
 PROCEDURAL_LISTED = 8  # procedural decks that available_decks() names; any seed loads
+HELD_OUT_SEEDS = frozenset(range(100, 112)) | frozenset(range(200, 320))  # benchmarks' unseen decks
+
+
+def seed_range(text: str) -> list[int]:
+    """Procedural deck seeds from the command line: "1000-1599" -> [1000, ..., 1599]; "5" -> [5]."""
+    import argparse
+
+    lo, _, hi = text.partition("-")
+    try:
+        first, last = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed or a range of seeds like 0-23") from None
+    if last < first:
+        raise argparse.ArgumentTypeError(f"{text!r}: the range runs backwards")
+    return list(range(first, last + 1))
 RENDER_FORMAT = 2  # bump when rendering or box finding changes, to invalidate cached renders
 REFERENCE_HEIGHT = 320  # index boxes of real decks are found at this face height, then scaled
 

@@ -11,7 +11,7 @@ clean), the confusion the real webcam photos show.
 
     python -m datasets.index_crops --out data/webcam-crops --n 120000 --seed 11 [--procedural 24]
     python -m datasets.index_crops --out data/webcam-crops2 --n 150000 --seed 13 \
-        --procedural-seeds 1000-1599 --decks-per-shard 8 --procedural-share 0.5
+        --procedural-seeds 1000-1599 --decks-per-shard 16 --procedural-share 0.5
 
 The second form draws from many more procedural decks (each shard builds its own few, so that
 memory stays small). Why: with 24 procedural decks in training, the classifier read 0.13 of the
@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from datasets.backgrounds import Backgrounds
-from datasets.decks import Deck
+from datasets.decks import HELD_OUT_SEEDS, Deck
 from engine.cards import CODES
 from vision.crops import CROP, crop_square
 
@@ -158,6 +158,10 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     seeds = list(range(procedural)) if isinstance(procedural, int) else list(procedural)
     if not deck_names and not seeds:
         raise ValueError("no decks: fetch the real designs (`ginsight dataset --fetch`) or give --procedural")
+    held_out = sorted(HELD_OUT_SEEDS & set(seeds))
+    if held_out:
+        raise ValueError(f"procedural seeds {held_out[0]}..{held_out[-1]} include decks held out for the benchmarks "
+                         "(100-111, 200-319): train on others")
     if per_shard is not None and per_shard < 1:
         raise ValueError("decks per shard must be at least 1")
     if procedural_share is not None and not 0 <= procedural_share <= 1:
@@ -188,20 +192,8 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     print(file=sys.stderr)
 
 
-def seed_range(text: str) -> list[int]:
-    """"1000-1599" -> [1000, ..., 1599]; "5" -> [5]."""
-    lo, _, hi = text.partition("-")
-    try:
-        first, last = int(lo), int(hi or lo)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed or a range of seeds like 1000-1599") from None
-    if last < first:
-        raise argparse.ArgumentTypeError(f"{text!r}: the range runs backwards")
-    return list(range(first, last + 1))
-
-
 def main(argv: list[str] | None = None) -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks
+    from datasets.decks import PROCEDURAL_PREFIX, available_decks, seed_range
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)

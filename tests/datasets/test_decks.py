@@ -169,3 +169,15 @@ def test_other_heights_carry_the_checked_boxes_over(fetched_cache):
     for code in CODES:
         for got, ref in zip(small.index_boxes[code], reference.index_boxes[code], strict=True):
             assert max(abs(g - r * scale) for g, r in zip(got, ref, strict=True)) <= 2, (code, got, ref)
+
+
+def test_seed_range_parses_and_refuses():
+    import argparse
+
+    from datasets.decks import seed_range
+
+    assert seed_range("1000-1003") == [1000, 1001, 1002, 1003]
+    assert seed_range("7") == [7]
+    for bad in ("x-3", "9-2", ""):
+        with pytest.raises(argparse.ArgumentTypeError):
+            seed_range(bad)
