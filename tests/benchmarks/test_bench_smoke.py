@@ -198,3 +198,20 @@ def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_sp
     r = module.read_deck(classifier, x, y)
     assert r["indices"] == 52 and r["right"] == 0.5
     assert r["clubs_read_as_spades"] == 1.0 and r["spades_read_as_clubs"] == 0.0
+
+
+def test_deck_shapes_relates_each_procedural_decks_reads_to_how_it_is_drawn():
+    module = script("deck_shapes")
+    reads = {f"procedural-{s}": {"a": {"clubs_read_as_spades": v, "right": 1 - v}} for s, v in ((3, 0.0), (5, 0.5), (9, 1.0))}
+    reads["gnome-anglo"] = {"a": {"clubs_read_as_spades": 0.9, "right": 0.1}}  # a real design: not a procedural deck
+    rows = module.table(reads, "a")
+    assert [r["deck"] for r in rows] == ["procedural-3", "procedural-5", "procedural-9"]
+    assert rows[1] == {"deck": "procedural-5", "seed": 5, **module.deck_traits(5), "clubs_read_as_spades": 0.5,
+                       "right": 0.5}
+    assert module.table(reads, "b") == []
+    s = module.summary(rows)
+    assert s["decks"] == 3 and s["clubs_read_as_spades"] == 0.5
+    assert set(s["correlation"]) == set(module.NUMBERS)
+    assert all(v is None or -1 <= v <= 1 for v in s["correlation"].values())
+    drawn, glyphs = s["by_kind"]["drawn=True"], s["by_kind"]["drawn=False"]
+    assert drawn["decks"] + glyphs["decks"] == 3
