@@ -75,5 +75,6 @@ def main() -> None:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,
                                          "per_card": args.per_card, "decks": rows, "summary": summary}, indent=2))
 
+
 if __name__ == "__main__":
     main()

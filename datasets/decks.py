@@ -12,6 +12,7 @@ drawn with PIL (:mod:`datasets.procedural_deck`) and know their boxes exactly.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -31,12 +32,12 @@ IndexBox = tuple[int, int, int, int]
 PROCEDURAL_PREFIX = "procedural-"
 PROCEDURAL_LISTED = 8  # procedural decks that available_decks() names; any seed loads
 HELD_OUT_SEEDS = frozenset(range(100, 112)) | frozenset(range(200, 320))  # benchmarks' unseen decks
+RENDER_FORMAT = 2  # bump when rendering or box finding changes, to invalidate cached renders
+REFERENCE_HEIGHT = 320  # index boxes of real decks are found at this face height, then scaled
 
 
 def seed_range(text: str) -> list[int]:
     """Procedural deck seeds from the command line: "1000-1599" -> [1000, ..., 1599]; "5" -> [5]."""
-    import argparse
-
     lo, _, hi = text.partition("-")
     try:
         first, last = int(lo), int(hi or lo)
@@ -45,8 +46,6 @@ def seed_range(text: str) -> list[int]:
     if last < first:
         raise argparse.ArgumentTypeError(f"{text!r}: the range runs backwards")
     return list(range(first, last + 1))
-RENDER_FORMAT = 2  # bump when rendering or box finding changes, to invalidate cached renders
-REFERENCE_HEIGHT = 320  # index boxes of real decks are found at this face height, then scaled
 
 
 @dataclass

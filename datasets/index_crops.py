@@ -128,10 +128,11 @@ def _shard(args: tuple) -> int:
     out, split, shard, start, stop, seed, side, procedural, per_shard, share = args
     real, backgrounds = _STATE["real"], _STATE["backgrounds"]
     drawn = _procedural(shard_seeds(procedural, per_shard, shard)) if per_shard else _STATE["procedural"]
+    everything = real + drawn  # every deck alike, unless a share is asked for
     xs, ys = [], []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
-        decks = real + drawn  # every deck alike, unless a share is asked for
+        decks = everything
         if share is not None and real and drawn:
             decks = drawn if rng.random() < share else real
         deck = decks[int(rng.integers(len(decks)))]
@@ -166,6 +167,8 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
         raise ValueError("decks per shard must be at least 1")
     if procedural_share is not None and not 0 <= procedural_share <= 1:
         raise ValueError("the procedural share must lie between 0 and 1")
+    if per_shard is not None and per_shard >= len(seeds):
+        per_shard = None  # every shard would build them all: build them once per worker
     out.mkdir(parents=True, exist_ok=True)
     n_val = max(1, round(n * val_fraction)) if n > 1 else 0
     tasks, shard = [], 0
