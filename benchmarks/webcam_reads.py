@@ -7,7 +7,7 @@ decks no training set has). The crops are drawn from ``--seed`` (not the seed th
 crops were drawn from). Synthetic data only; nothing here is chosen on ``../shared/real-dev``.
 
     python benchmarks/webcam_reads.py --a models/weights [--b OTHER] [--procedural 100-111] \\
-        [--per-card 6] [--json OUT]
+        [--per-card 6] [--blur 0.4-1.6] [--json OUT]
 """
 
 from __future__ import annotations
@@ -23,14 +23,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa: E402
+from datasets.index_crops import BLUR, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 
 BLACK = [c for c in CODES if c[-1] in "SC"]
 
 
-def deck_crops(deck, side: int, seed: int, per_card: int) -> tuple[np.ndarray, np.ndarray]:
-    """``per_card`` webcam-look crops of each club and spade index of ``deck``."""
+def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, float] = BLUR
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``per_card`` webcam-look crops of each club and spade index of ``deck``, defocused by a
+    sigma in ``blur`` (when defocused: see ``datasets.index_crops``)."""
     from datasets.backgrounds import Backgrounds
     from datasets.index_crops import webcam_crop
 
@@ -39,7 +42,7 @@ def deck_crops(deck, side: int, seed: int, per_card: int) -> tuple[np.ndarray, n
     for i, code in enumerate(BLACK):
         for j in range(per_card):
             rng = np.random.default_rng([seed, i, j])
-            xs.append(webcam_crop(rng, deck, code, backgrounds.sample(rng, 160), side))
+            xs.append(webcam_crop(rng, deck, code, backgrounds.sample(rng, 160), side, blur))
             ys.append(CODES.index(code))
     return np.stack(xs), np.array(ys)
 
@@ -56,6 +59,8 @@ def main() -> None:
     parser.add_argument("--no-real", action="store_true", help="leave out the real designs")
     parser.add_argument("--per-card", type=int, default=6, help="crops per black card and deck")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--blur", type=blur_range, default=BLUR, metavar="A-B",
+                        help=f"the defocus's sigma range, frame pixels (default {BLUR[0]}-{BLUR[1]}, the training's)")
     args = parser.parse_args()
 
     names = [] if args.no_real else [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
@@ -68,12 +73,13 @@ def main() -> None:
     rows = {}
     for name in names:
         deck = load_deck(name)
-        crops = {s: deck_crops(deck, s, args.seed, args.per_card) for s in sides}
+        crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur) for s in sides}
         rows[name] = {k: read_deck(c, *crops[c.size]) for k, c in classifiers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,
-                                         "per_card": args.per_card, "decks": rows, "summary": summary}, indent=2))
+                                         "per_card": args.per_card, "blur": args.blur, "decks": rows,
+                                         "summary": summary}, indent=2))
 
 
 if __name__ == "__main__":

@@ -189,6 +189,8 @@ def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_sp
     assert x.shape == (52, 16, 16, 3)  # 26 black cards, 2 crops each
     assert {CODES[k][-1] for k in y} == {"S", "C"} and list(y[:2]) == [0, 0]
     assert not np.array_equal(x[0], x[1])  # each crop drawn from its own seed
+    soft, _ = module.deck_crops(bar_deck(), 16, seed=1, per_card=2, blur=(3.0, 3.0))
+    assert not np.array_equal(soft, x)  # --blur reaches the crops
 
     def classifier(crops, turns):  # reads every spade right, every club as its spade
         p = np.zeros((len(crops), 53), np.float32)

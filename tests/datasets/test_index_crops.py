@@ -1,5 +1,6 @@
 """datasets.index_crops: index crops drawn from the decks with a webcam's look."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -39,12 +40,43 @@ def test_a_seed_gives_the_same_crop_and_another_seed_another():
 def test_the_crop_is_cut_round_the_index(seed, monkeypatch):
     # Without the webcam's blur and light, the index (a black bar) fills the crop's middle,
     # whatever the turn, size and squeeze; the crop's rim is card or table, not ink.
-    monkeypatch.setattr(index_crops, "_webcam", lambda rng, img: np.clip(img, 0, 255).astype(np.uint8))
+    monkeypatch.setattr(index_crops, "_webcam", lambda rng, img, *_: np.clip(img, 0, 255).astype(np.uint8))
     crop = index_crops.webcam_crop(np.random.default_rng(seed), bar_deck(), "QS", background(), side=48)
     grey = crop.mean(2)
     assert grey[22:26, 22:26].max() < 60
     rim = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
     assert (rim > 100).mean() > 0.5
+
+
+def sharpness(crop: np.ndarray) -> float:
+    """The steepest step of ink to paper (the bar's edge), on a lightly smoothed crop so that
+    the sensor noise does not count."""
+    grey = cv2.GaussianBlur(crop.astype(np.float32).mean(2), (0, 0), 0.7)
+    return float(max(np.abs(np.diff(grey, axis=0)).max(), np.abs(np.diff(grey, axis=1)).max()))
+
+
+def test_a_wider_blur_range_defocuses_more(monkeypatch):
+    monkeypatch.setattr(index_crops, "BLURRED", 1.0)
+    for seed in range(4):
+        sharp = index_crops.webcam_crop(np.random.default_rng(seed), bar_deck(), "QS", background(), blur=(0.3, 0.3))
+        soft = index_crops.webcam_crop(np.random.default_rng(seed), bar_deck(), "QS", background(), blur=(2.5, 2.5))
+        assert sharpness(soft) < 0.7 * sharpness(sharp)
+
+
+def test_the_blur_is_capped_by_the_index_length():
+    # Past a fourteenth of the index's length no one reads it: a wider sigma is cut to the cap.
+    img = np.zeros((64, 64, 3), np.float32)
+    img[20:44, 28:36] = 255
+    capped = index_crops._webcam(np.random.default_rng(0), img, (5.0, 5.0), most_blur=1.0)
+    at_cap = index_crops._webcam(np.random.default_rng(0), img, (1.0, 1.0))
+    assert np.array_equal(capped, at_cap)
+
+
+def test_blur_range_parses_and_refuses():
+    assert index_crops.blur_range("0.4-3") == (0.4, 3.0)
+    for bad in ("3-1", "x", "1", "-1-2"):
+        with pytest.raises(Exception, match=r"A-B|A <= B"):
+            index_crops.blur_range(bad)
 
 
 def test_build_writes_labelled_shards_of_both_splits(tmp_path, monkeypatch):
@@ -91,6 +123,7 @@ def test_build_with_decks_per_shard_and_a_procedural_share(tmp_path, monkeypatch
 @pytest.mark.parametrize(("kwargs", "message"), [
     (dict(per_shard=0), "decks per shard"),
     (dict(procedural_share=1.5), "procedural share"),
+    (dict(blur=(2.0, 1.0)), "blur range"),
 ])
 def test_build_refuses_bad_options(tmp_path, kwargs, message):
     with pytest.raises(ValueError, match=message):
