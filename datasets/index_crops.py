@@ -22,9 +22,10 @@ clubs: too few club shapes had been seen, not too odd ones. Seeds 100-111 and 20
 held-out decks of ``benchmarks/webcam_reads.py``: keep them out of any training set.
 
 The third widens the defocus (``--blur``, sigma in frame pixels, at most a fourteenth of the
-index's length). Why: with the default 0.4-1.6, session 10's classifier read 0.99 of the real
-designs' black indices right at sigma 0.5 but 0.90 at 2 and 0.75 at 3 (clubs read as spades
-0.01 -> 0.06 -> 0.10), and the real webcam frames are often that soft.
+index's length). Why: real webcam frames are often softer than the default 0.4-1.6, and
+read that soft the classifier falls off: session 10's read the real designs' black indices
+0.979 right with the default blur and 0.921 at sigma 2.5
+(``models/weights/webcam-reads-session11*.json``, ``webcam_reads.py --blur 2.5-2.5``).
 
 writes ``train-NNNN.npz`` / ``val-NNNN.npz`` shards (``x`` uint8 (N, S, S, 3) BGR, ``y`` class) like
 ``ginsight dataset``'s ``crops/``, so that ``datasets.mix`` and the classifier's training take them.
