@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa: E402
-from datasets.index_crops import BLUR, blur_range  # noqa: E402
+from datasets.index_crops import BLUR, blur_range, webcam_crop  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 
@@ -32,10 +32,9 @@ BLACK = [c for c in CODES if c[-1] in "SC"]
 
 def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, float] = BLUR
                ) -> tuple[np.ndarray, np.ndarray]:
-    """``per_card`` webcam-look crops of each club and spade index of ``deck``, defocused by a
-    sigma in ``blur`` (when defocused: see ``datasets.index_crops``)."""
+    """``per_card`` webcam-look crops of each club and spade index of ``deck``; those defocused
+    (most: ``datasets.index_crops.BLURRED``) by a sigma drawn from ``blur``."""
     from datasets.backgrounds import Backgrounds
-    from datasets.index_crops import webcam_crop
 
     backgrounds = Backgrounds()
     xs, ys = [], []

@@ -52,7 +52,7 @@ SQUEEZE = (0.5, 0.9)  # 16:9 to a square is 0.56, 4:3 is 0.75
 LENGTH = (24.0, 64.0)  # the index's longer side in the frame, pixels
 BLURRED = 0.7  # share of crops defocused
 BLUR = (0.4, 1.6)  # the defocus, a Gaussian's sigma in frame pixels (``--blur``)
-BLUR_PER_LENGTH = 1 / 14  # and at most this share of the index's length: past it, no one reads it
+BLUR_PER_LENGTH = 1 / 14  # and at most this share of the index's length (1.7 for 24 px), so a small index stays legible
 SHARD = 4000  # crops per file
 
 
