@@ -114,15 +114,13 @@ def _webcam(rng: np.random.Generator, img: np.ndarray, blur: tuple[float, float]
 _STATE: dict = {}
 
 
-def _init(deck_names: list[str], procedural: list[int], per_shard: int | None,
-          blur: tuple[float, float] = BLUR) -> None:
+def _init(deck_names: list[str], procedural: list[int], per_shard: int | None) -> None:
     from datasets.decks import load_deck
 
     cv2.setNumThreads(1)
     _STATE["real"] = [load_deck(n) for n in deck_names]
     _STATE["procedural"] = [] if per_shard else _procedural(procedural)
     _STATE["backgrounds"] = Backgrounds()
-    _STATE["blur"] = blur
 
 
 def _procedural(seeds: list[int]) -> list[Deck]:
@@ -140,7 +138,7 @@ def shard_seeds(procedural: list[int], per_shard: int | None, shard: int) -> lis
 
 
 def _shard(args: tuple) -> int:
-    out, split, shard, start, stop, seed, side, procedural, per_shard, share = args
+    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur = args
     real, backgrounds = _STATE["real"], _STATE["backgrounds"]
     drawn = _procedural(shard_seeds(procedural, per_shard, shard)) if per_shard else _STATE["procedural"]
     everything = real + drawn  # every deck alike, unless a share is asked for
@@ -153,7 +151,7 @@ def _shard(args: tuple) -> int:
         deck = decks[int(rng.integers(len(decks)))]
         code = CODES[int(rng.integers(len(CODES)))]
         background = backgrounds.sample(rng, 160)
-        xs.append(webcam_crop(rng, deck, code, background, side, _STATE["blur"]))
+        xs.append(webcam_crop(rng, deck, code, background, side, blur))
         ys.append(CODES.index(code))
     np.savez_compressed(Path(out) / f"{split}-{shard:04d}.npz", x=np.stack(xs), y=np.array(ys, np.int16))
     return stop - start
@@ -192,15 +190,15 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
         for start in range(lo, hi, SHARD):
             tasks.append((str(out), split, shard, start, min(start + SHARD, hi), seed, side, seeds, per_shard,
-                          procedural_share))
+                          procedural_share, blur))
             shard += 1
     done, t0 = 0, time.time()
     pool = None
     if workers <= 1:  # in this process: no fork (forking a process that runs threads can hang)
-        _init(deck_names, seeds, per_shard, blur)
+        _init(deck_names, seeds, per_shard)
         results = map(_shard, tasks)
     else:
-        pool = ProcessPoolExecutor(workers, initializer=_init, initargs=(deck_names, seeds, per_shard, blur))
+        pool = ProcessPoolExecutor(workers, initializer=_init, initargs=(deck_names, seeds, per_shard))
         results = pool.map(_shard, tasks)
     try:
         for k in results:

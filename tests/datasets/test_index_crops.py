@@ -64,7 +64,8 @@ def test_a_wider_blur_range_defocuses_more(monkeypatch):
 
 
 def test_the_blur_is_capped_by_the_index_length():
-    # Past a fourteenth of the index's length no one reads it: a wider sigma is cut to the cap.
+    # The defocus is capped (webcam_crop: a fourteenth of the index's length): a wider sigma
+    # drawn is cut to the cap.
     img = np.zeros((64, 64, 3), np.float32)
     img[20:44, 28:36] = 255
     capped = index_crops._webcam(np.random.default_rng(0), img, (5.0, 5.0), most_blur=1.0)
