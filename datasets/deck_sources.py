@@ -33,9 +33,13 @@ class SvgDeckSpec:
     """One deck inside a fetched package.
 
     ``layout`` says how a card is found: ``"suit_rank"`` / ``"rank_suit"`` (one SVG, an element
-    id per card such as ``club_1``, ``heart_king`` / ``1_club``, ``king_heart``) or ``"files"``
-    (a directory with one SVG per card, named by the card code with ``10`` for tens).
+    id per card such as ``club_1``, ``heart_king`` / ``1_club``, ``king_heart``), ``"files"``
+    (a directory with one SVG per card, named by the card code with ``10`` for tens) or
+    ``"codes"`` (the same, named by the engine's code: ``TS.svg``).
     ``corners`` is how many corners carry an index: 2 (top-left, bottom-right) or 4.
+    ``symbol_widths``: the artwork sizes its ``<use>`` of a ``<symbol>`` by height alone, as
+    browsers allow; cairosvg then draws the symbol a page wide, so each such use is given the
+    width its symbol's viewBox implies (:meth:`datasets.svg_render.SvgSheet.size_symbol_uses`).
     """
 
     name: str
@@ -44,6 +48,7 @@ class SvgDeckSpec:
     layout: str
     licence: str
     corners: int = 2
+    symbol_widths: bool = False
 
     def card_ref(self, code: str) -> str:
         """The element id (or file name) of the card ``code``.
@@ -52,8 +57,12 @@ class SvgDeckSpec:
         'heart_queen'
         >>> SvgDeckSpec("x", "p", "cards", "files", "MIT").card_ref("TS")
         '10S.svg'
+        >>> SvgDeckSpec("x", "p", "cards", "codes", "MIT").card_ref("TS")
+        'TS.svg'
         """
         rank, suit = code[0], code[1]
+        if self.layout == "codes":
+            return f"{code}.svg"
         if self.layout == "files":
             return f"{'10' if rank == 'T' else rank}{suit}.svg"
         rank_word = _RANK_WORDS.get(rank, rank)
@@ -64,6 +73,13 @@ class SvgDeckSpec:
         raise ValueError(f"unknown layout {self.layout!r}")
 
 
+# Adrian Kennard's decks (www.me.uk/cards, CC0), one SVG per card, as packed by this npm package
+# (its MIT licence covers its React code; its README: "Cards downloaded from
+# https://www.me.uk/cards/ and distributed under CC0 license").
+KENNARD_PACKAGE = "@heruka_urgyen/react-playing-cards"
+_KENNARD = "package/src/images"
+_KENNARD_LICENCE = "CC0-1.0 (Adrian Kennard, www.me.uk/cards; the package's README)"
+
 PACKAGES = {
     p.name: p
     for p in (
@@ -71,6 +87,7 @@ PACKAGES = {
         SourcePackage("cardsJS", "npm"),
         SourcePackage("gnome-cards-data", "apt"),
         SourcePackage("kdegames-card-data-kf5", "apt"),
+        SourcePackage(KENNARD_PACKAGE, "npm"),
     )
 }
 
@@ -119,6 +136,14 @@ SVG_DECKS: tuple[SvgDeckSpec, ...] = (
     ),
     SvgDeckSpec(
         "kde-nicu-white", "kdegames-card-data-kf5", f"{_KDE}/svg-nicu-white/white.svgz", "rank_suit", _KDEGAMES
+    ),
+    SvgDeckSpec("kennard", KENNARD_PACKAGE, f"{_KENNARD}/2color", "codes", _KENNARD_LICENCE, symbol_widths=True),
+    SvgDeckSpec(
+        "kennard-big", KENNARD_PACKAGE, f"{_KENNARD}/2color-bf", "codes", _KENNARD_LICENCE, symbol_widths=True
+    ),
+    SvgDeckSpec(
+        "kennard-big-4-color", KENNARD_PACKAGE, f"{_KENNARD}/4color-bf", "codes", _KENNARD_LICENCE,
+        symbol_widths=True,
     ),
 )
 DECK_SPECS = {spec.name: spec for spec in SVG_DECKS}

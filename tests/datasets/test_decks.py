@@ -171,6 +171,34 @@ def test_other_heights_carry_the_checked_boxes_over(fetched_cache):
             assert max(abs(g - r * scale) for g, r in zip(got, ref, strict=True)) <= 2, (code, got, ref)
 
 
+@pytest.mark.slow
+def test_kennard_decks_render_with_their_symbols_sized(fetched_cache):
+    # Adrian Kennard's cards size each <use> of a suit or rank symbol by height alone; unless
+    # the renderer is given the widths, cairosvg draws those symbols a card wide.
+    cache, names = fetched_cache
+    for name in ("kennard", "kennard-big"):
+        assert name in names
+        deck = load_deck(name, cache)
+        assert deck.licence.startswith("CC0") and "react-playing-cards 0.5.0" in deck.source
+        assert all(len(boxes) == 2 for boxes in deck.index_boxes.values())
+        assert_at_corners(deck)
+        assert_tight_indices(deck)
+
+
+def test_symbol_uses_sized_by_height_get_their_width():
+    from datasets.svg_render import SvgSheet
+
+    sheet = SvgSheet(
+        b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 240 336">'
+        b'<symbol id="S" viewBox="-600 -600 1200 1200"/><symbol id="V" viewBox="-500 -500 1000 2000"/>'
+        b'<use xlink:href="#S" height="26.5" x="1"/><use xlink:href="#V" height="32"/>'
+        b'<use xlink:href="#V" height="32" width="7"/><use xlink:href="#nowhere" height="5"/></svg>'
+    )
+    assert sheet.size_symbol_uses() == 2
+    widths = [use.get("width") for use in sheet.root if use.tag.endswith("use")]
+    assert widths == ["26.5", "16", "7", None]
+
+
 def test_seed_range_parses_and_refuses():
     import argparse
 
