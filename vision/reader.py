@@ -32,6 +32,10 @@ class Settings:
 
     det_conf: float = 0.15  # detector boxes kept for reading
     det_scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved for big close-up indices
+    # When those looks read no index at all, look again at these scales: a card held up far from
+    # a webcam has indices too small for the detector at full scale (a 2x look costs about four
+    # full-scale ones, so only photos that read nothing pay it). () turns it off.
+    zoom_scales: tuple[float, ...] = (2.0,)
     cls_turns: int = 4  # each index read at four quarter turns, probabilities averaged
     min_index: float = 0.35  # an index read with less than this is dropped
     min_card: float = 0.5  # a card with less than this is not reported
@@ -75,8 +79,16 @@ class Reader:
         self.classifier = IndexClassifier(cls, threads=threads)
         self.settings = Settings.load(folder)
 
-    def read_indices(self, img: np.ndarray) -> list[IndexRead]:
-        boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=self.settings.det_scales)
+    def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
+        """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
+        again at ``settings.zoom_scales``."""
+        reads = self._read_at(img, self.settings.det_scales)
+        if not reads and zoom and self.settings.zoom_scales:
+            reads = self._read_at(img, self.settings.zoom_scales)
+        return reads
+
+    def _read_at(self, img: np.ndarray, scales: tuple[float, ...]) -> list[IndexRead]:
+        boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=scales)
         if len(boxes) == 0:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
@@ -85,11 +97,14 @@ class Reader:
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]
 
-    def read(self, image) -> Reading:
-        """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input."""
+    def read(self, image, zoom: bool = True) -> Reading:
+        """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.
+
+        ``zoom=False`` skips the closer look at a photo that reads nothing (a video stream
+        takes it only now and then, so that an empty table does not slow every frame)."""
         t0 = time.perf_counter()
         img = load_image(image)
-        indices = self.read_indices(img)
+        indices = self.read_indices(img, zoom)
         cards = group_indices(indices, self.settings)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))

@@ -37,7 +37,10 @@ class FakeReader:
     def __init__(self, frames):
         self.frames = iter(frames)
 
-    def read(self, frame):
+        self.zooms = []
+
+    def read(self, frame, zoom=True):
+        self.zooms.append(zoom)
         codes = next(self.frames)
         cards = tuple(CardRead(c, 0.9, ((0, 0, 10, 10),), False) for c in codes)
         return Reading(cards, 5.0, 640, 480)
@@ -50,6 +53,14 @@ def test_stable_reader_votes_out_flicker():
     assert shown[0] == ["2S", "AS"] or shown[0] == ["AS", "2S"]
     assert all("KD" not in s for s in shown[3:])  # one stray frame never shows once the window fills
     assert all("AS" in s and "2S" in s for s in shown)  # a card missed in one frame stays
+
+
+def test_stable_reader_zooms_on_one_frame_in_a_few():
+    reader = FakeReader([[]] * 9)
+    stable = StableReader(reader, window=4, zoom_every=4)
+    for _ in range(9):
+        stable.update(None)
+    assert reader.zooms == [True, False, False, False, True, False, False, False, True]
 
 
 def test_annotate_draws_without_touching_the_input():

@@ -1,0 +1,59 @@
+"""The reader's closer look: a photo that reads no index is looked at again at the zoom scales,
+and only then."""
+
+import numpy as np
+
+from vision.reader import Reader, Settings
+
+
+class _Detector:
+    """Finds one index only when asked for a scale in ``finds_at``."""
+
+    def __init__(self, finds_at):
+        self.finds_at, self.asked = finds_at, []
+
+    def __call__(self, img, conf, scales):
+        self.asked.append(tuple(scales))
+        if any(k in self.finds_at for k in scales):
+            return np.array([[10, 10, 30, 40]], np.float32), np.array([0.9], np.float32)
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+
+
+class _Classifier:
+    size = 32
+
+    def __call__(self, crops, turns):
+        probs = np.zeros((len(crops), 53), np.float32)
+        probs[:, 0] = 1.0  # AS
+        return probs
+
+
+def _reader(finds_at, **settings):
+    reader = Reader.__new__(Reader)
+    reader.detector, reader.classifier = _Detector(finds_at), _Classifier()
+    reader.settings = Settings(**settings)
+    return reader
+
+
+IMG = np.full((100, 120, 3), 200, np.uint8)
+
+
+def test_a_photo_that_reads_nothing_is_looked_at_closer():
+    reader = _reader(finds_at={2.0})
+    assert reader.read(IMG).codes() == ["AS"]
+    assert reader.detector.asked == [(1.0, 0.5), (2.0,)]
+
+
+def test_no_closer_look_when_the_first_reads_an_index():
+    reader = _reader(finds_at={1.0})
+    assert reader.read(IMG).codes() == ["AS"]
+    assert reader.detector.asked == [(1.0, 0.5)]
+
+
+def test_the_closer_look_can_be_skipped_or_turned_off():
+    reader = _reader(finds_at={2.0})
+    assert reader.read(IMG, zoom=False).codes() == []
+    assert reader.detector.asked == [(1.0, 0.5)]
+    off = _reader(finds_at={2.0}, zoom_scales=())
+    assert off.read(IMG).codes() == []
+    assert off.detector.asked == [(1.0, 0.5)]
