@@ -22,17 +22,19 @@ class DeckRenderError(RuntimeError):
 
 def _documents(spec: SvgDeckSpec, root: Path) -> dict[str, tuple[ET.Element, Box]]:
     """Per card code: a document drawing just that card, and the page to look for it on."""
+    def sheet_of(path: Path) -> SvgSheet:
+        sheet = SvgSheet.from_file(path)
+        if spec.symbol_widths:
+            sheet.size_symbol_uses()
+        return sheet
+
     docs = {}
     if spec.layout in ("files", "codes"):
         for code in CARD_CODES:
-            sheet = SvgSheet.from_file(root / spec.path / spec.card_ref(code))
-            if spec.symbol_widths:
-                sheet.size_symbol_uses()
+            sheet = sheet_of(root / spec.path / spec.card_ref(code))
             docs[code] = (sheet.root, sheet.page)
         return docs
-    sheet = SvgSheet.from_file(root / spec.path)
-    if spec.symbol_widths:
-        sheet.size_symbol_uses()
+    sheet = sheet_of(root / spec.path)
     for code in CARD_CODES:
         ref = spec.card_ref(code)
         if ref not in sheet.by_id:

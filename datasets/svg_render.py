@@ -50,6 +50,12 @@ class Box:
         return Box(self.x - margin, self.y - margin, self.w + 2 * margin, self.h + 2 * margin)
 
 
+def _view_box(text: str) -> Box:
+    """An SVG ``viewBox`` attribute ("x y w h", spaces or commas) as a :class:`Box`."""
+    x, y, w, h = (float(v) for v in re.split(r"[\s,]+", text.strip()))
+    return Box(x, y, w, h)
+
+
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
@@ -98,8 +104,7 @@ class SvgSheet:
     def _page_box(self) -> Box:
         view_box = self.root.get("viewBox")
         if view_box:
-            x, y, w, h = (float(v) for v in re.split(r"[\s,]+", view_box.strip()))
-            return Box(x, y, w, h)
+            return _view_box(view_box)
         w = _length_px(self.root.get("width")) or 1000.0
         h = _length_px(self.root.get("height")) or 1000.0
         return Box(0.0, 0.0, w, h)
@@ -124,10 +129,10 @@ class SvgSheet:
             height = _length_px(elem.get("height"))
             if symbol is None or _local(symbol.tag) != "symbol" or not symbol.get("viewBox") or height is None:
                 continue
-            _, _, w, h = (float(v) for v in re.split(r"[\s,]+", symbol.get("viewBox").strip()))
-            if w <= 0 or h <= 0:
+            box = _view_box(symbol.get("viewBox"))
+            if box.w <= 0 or box.h <= 0:
                 continue
-            elem.set("width", f"{height * w / h:g}")
+            elem.set("width", f"{height * box.w / box.h:g}")
             changed += 1
         return changed
 
