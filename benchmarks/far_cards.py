@@ -32,43 +32,46 @@ from vision.evaluate import Truth, synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 
-def far_frame(img: np.ndarray, k: float) -> tuple[np.ndarray, tuple[float, int, int]]:
-    """``img`` shrunk to ``k`` of its side in the middle of a same-sized frame; and the map
-    (scale, left, top) from its pixels to the frame's."""
-    h, w = img.shape[:2]
+def far_place(size: int, k: float) -> tuple[int, int]:
+    """Side and offset (left = top) of a square photo of ``size`` shrunk to ``k`` in the middle."""
+    side = max(1, round(size * k))
+    return side, (size - side) // 2
+
+
+def far_frame(img: np.ndarray, k: float) -> np.ndarray:
+    """Square ``img`` shrunk to ``k`` of its side in the middle of a same-sized frame, the rest a
+    blurred, upside-down copy of it."""
+    side, off = far_place(img.shape[0], k)
     frame = cv2.GaussianBlur(cv2.flip(img, -1), (0, 0), 12)
-    sw, sh = max(1, round(w * k)), max(1, round(h * k))
-    left, top = (w - sw) // 2, (h - sh) // 2
-    frame[top:top + sh, left:left + sw] = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
-    return frame, (sw / w, left, top)
+    frame[off:off + side, off:off + side] = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
+    return frame
 
 
 def far_truth(t: Truth, size: int, k: float) -> Truth:
     """``t``'s labels moved as :func:`far_frame` moves its photo (``size``: the square photo's side)."""
-    sw = max(1, round(size * k))
-    s, off = sw / size, (size - sw) // 2
+    side, off = far_place(size, k)
+    s = side / size
     boxes = [(c, tuple(v * s + off for v in box)) for c, box in t.boxes]
     return Truth(t.image, t.group, boxes)
 
 
-def read_all(reader: Reader, truths: list[Truth], load) -> dict:
-    """Card figures, and which photos took the closer look (read nothing without it)."""
-    tp = pred = true = zoomed = 0
-    ms, zoomed_ms = [], []
-    for t in truths:
-        img = load(t.image)
-        reading = reader.read(img)
-        looked = reader.settings.zoom_scales and not reader.read_indices(img, zoom=False)
+def read_all(reader: Reader, truths: list[Truth], load, empty: list[bool] | None = None) -> tuple[dict, list[bool]]:
+    """Card figures, and per photo whether it read no index. ``empty``: that list from the same
+    photos read without the closer look, which says which photos took it (none when not given)."""
+    tp = pred = true = 0
+    ms, zoomed_ms, nothing = [], [], []
+    for i, t in enumerate(truths):
+        reading = reader.read(load(t.image))
         codes = set(reading.codes())
         tp, pred, true = tp + len(codes & t.codes), pred + len(codes), true + len(t.codes)
         ms.append(reading.ms)
-        if looked:
-            zoomed += 1
+        nothing.append(not reading.indices)
+        if empty is not None and empty[i]:
             zoomed_ms.append(reading.ms)
     return {"photos": len(truths), "precision": tp / pred if pred else 1.0, "recall": tp / true if true else 1.0,
             "cards_true": true, "cards_right": tp, "cards_missed": true - tp, "cards_wrong": pred - tp,
-            "photos_zoomed": zoomed, "median_ms": statistics.median(ms),
-            "median_ms_zoomed": statistics.median(zoomed_ms) if zoomed_ms else None}
+            "photos_zoomed": len(zoomed_ms), "median_ms": statistics.median(ms),
+            "median_ms_zoomed": statistics.median(zoomed_ms) if zoomed_ms else None}, nothing
 
 
 def main() -> None:
@@ -98,11 +101,13 @@ def main() -> None:
         sets = [("as they are", truths, lambda p: cv2.imread(str(p)))]
         for k in shrinks:
             sets.append((f"shrunk to {k:g}", [far_truth(t, size, k) for t in truths],
-                         lambda p, k=k: far_frame(cv2.imread(str(p)), k)[0]))
+                         lambda p, k=k: far_frame(cv2.imread(str(p)), k)))
         for name, ts, load in sets:
+            empty = None  # the "off" look runs first: its empty photos are those that take the look
             for look, settings in looks.items():
                 reader.settings = settings
-                got = read_all(reader, ts, load)
+                got, nothing = read_all(reader, ts, load, empty)
+                empty = nothing
                 out["sets"].setdefault(f"{data.name}, {name}", {})[look] = got
                 zms = "-" if got["median_ms_zoomed"] is None else f"{got['median_ms_zoomed']:.0f}"
                 print(f"| {data.name}, {name} | {got['photos']} | {look} | {got['precision']:.4f} | "
