@@ -1,13 +1,14 @@
 """The classifier alone on every deck's black indices seen as a webcam over a table sees them
-(``datasets.index_crops.webcam_crop``: turned, 24-64 px, often squeezed, soft, dim, JPEG'd): per
-deck, the share of club and spade indices read right and the clubs read as spades.
+(``datasets.index_crops.webcam_crop``: turned, 24-64 px, often squeezed, soft, dim, JPEG'd; or,
+with ``--look camera``, ``camera_crop``: soft at the camera's resolution, then shrunk unevenly):
+per deck, the share of club and spade indices read right and the clubs read as spades.
 
 Decks: the fetched real designs, and procedural decks by seed (``--procedural 100-111`` are
 decks no training set has). The crops are drawn from ``--seed`` (not the seed the training
 crops were drawn from). Synthetic data only; nothing here is chosen on ``../shared/real-dev``.
 
     python benchmarks/webcam_reads.py --a models/weights [--b OTHER] [--procedural 100-111] \\
-        [--per-card 6] [--blur 0.4-1.6] [--json OUT]
+        [--per-card 6] [--look camera] [--blur 0.4-1.6] [--json OUT]
 """
 
 from __future__ import annotations
@@ -23,25 +24,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa: E402
-from datasets.index_crops import BLUR, blur_range, webcam_crop  # noqa: E402
+from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 
 BLACK = [c for c in CODES if c[-1] in "SC"]
 
 
-def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, float] = BLUR
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """``per_card`` webcam-look crops of each club and spade index of ``deck``; those defocused
-    (most: ``datasets.index_crops.BLURRED``) by a sigma drawn from ``blur``."""
+def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, float] | None = None,
+               look: str = "webcam") -> tuple[np.ndarray, np.ndarray]:
+    """``per_card`` crops of each club and spade index of ``deck`` with ``look`` (a key of
+    ``datasets.index_crops.LOOKS``), blurred over ``blur`` (by default the look's own range)."""
     from datasets.backgrounds import Backgrounds
 
+    crop, default_blur = LOOKS[look]
+    blur = default_blur if blur is None else blur
     backgrounds = Backgrounds()
     xs, ys = [], []
     for i, code in enumerate(BLACK):
         for j in range(per_card):
             rng = np.random.default_rng([seed, i, j])
-            xs.append(webcam_crop(rng, deck, code, backgrounds.sample(rng, 160), side, blur))
+            xs.append(crop(rng, deck, code, backgrounds.sample(rng, 160), side, blur))
             ys.append(CODES.index(code))
     return np.stack(xs), np.array(ys)
 
@@ -58,8 +61,11 @@ def main() -> None:
     parser.add_argument("--no-real", action="store_true", help="leave out the real designs")
     parser.add_argument("--per-card", type=int, default=6, help="crops per black card and deck")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--blur", type=blur_range, default=BLUR, metavar="A-B",
-                        help=f"the defocus's sigma range, frame pixels (default {BLUR[0]}-{BLUR[1]}, the training's)")
+    parser.add_argument("--look", choices=list(LOOKS), default="webcam",
+                        help="webcam: made at the frame's size; camera: at a webcam's resolution, then shrunk")
+    parser.add_argument("--blur", type=blur_range, metavar="A-B",
+                        help="the blur's range (default the look's own, as in training): a sigma in frame pixels "
+                             "for the webcam look, a share of the index's length for the camera look")
     args = parser.parse_args()
 
     names = [] if args.no_real else [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
@@ -72,12 +78,13 @@ def main() -> None:
     rows = {}
     for name in names:
         deck = load_deck(name)
-        crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur) for s in sides}
+        crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look) for s in sides}
         rows[name] = {k: read_deck(c, *crops[c.size]) for k, c in classifiers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,
-                                         "per_card": args.per_card, "blur": args.blur, "decks": rows,
+                                         "per_card": args.per_card, "look": args.look,
+                                         "blur": args.blur or LOOKS[args.look][1], "decks": rows,
                                          "summary": summary}, indent=2))
 
 

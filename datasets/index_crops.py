@@ -55,6 +55,12 @@ BLUR = (0.4, 1.6)  # the defocus, a Gaussian's sigma in frame pixels (``--blur``
 BLUR_PER_LENGTH = 1 / 14  # and at most this share of the index's length (1.7 for 24 px), so a small index stays legible
 SHARD = 4000  # crops per file
 
+# The camera look (``camera_crop``, ``--look camera``): a frame captured at a webcam's own
+# resolution, soft and sharpened and JPEG'd there, then shrunk unevenly to a square frame.
+CAMERA_SCALE = (1.1, 2.5)  # camera pixels per frame pixel along the frame's height (1080 -> 640: 1.7)
+CAMERA_BLUR = (0.01, 0.075)  # the camera's softness: sigma as a share of the index's length, camera pixels
+CAMERA_SQUEEZED = 0.7  # share of frames resized to a square without keeping their aspect
+
 
 def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.ndarray,
                 side: int = CROP, blur: tuple[float, float] = BLUR) -> np.ndarray:
@@ -79,13 +85,7 @@ def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     img = cv2.cvtColor(warped, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + background * (1 - alpha)
     corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T
     img = _webcam(rng, img, blur, length * BLUR_PER_LENGTH)
-    bx1, by1 = corners.min(0)
-    bx2, by2 = corners.max(0)
-    w, h = bx2 - bx1, by2 - by1
-    jx, jy = rng.normal(0, 0.07, 2) * (w, h)  # as a detector would box it: a little off
-    s = rng.uniform(0.9, 1.12)
-    mx, my = (bx1 + bx2) / 2 + jx, (by1 + by2) / 2 + jy
-    return crop_square(img, (mx - w * s / 2, my - h * s / 2, mx + w * s / 2, my + h * s / 2), side)
+    return _cut(rng, img, corners, side)
 
 
 def _webcam(rng: np.random.Generator, img: np.ndarray, blur: tuple[float, float] = BLUR,
@@ -102,14 +102,91 @@ def _webcam(rng: np.random.Generator, img: np.ndarray, blur: tuple[float, float]
     img = img * rng.normal(1, 0.05, 3).astype(np.float32)  # white balance
     img = img + rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(1, 10)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    if rng.random() < 0.3:  # salt and pepper
-        amount = rng.uniform(0.001, 0.01)
-        u = rng.random(img.shape[:2], dtype=np.float32)
-        img[u < amount / 2] = 0
-        img[u > 1 - amount / 2] = 255
-    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(40, 92))])
+    if rng.random() < 0.3:
+        _salt_and_pepper(rng, img, rng.uniform(0.001, 0.01))
+    return _jpeg(rng, img, (40, 92))
+
+
+def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.ndarray,
+                side: int = CROP, blur: tuple[float, float] = CAMERA_BLUR) -> np.ndarray:
+    """One index of ``code`` (either corner) as a webcam frame stretched to a square shows it:
+    (side, side, 3) BGR. ``blur``: the range of the camera's softness, a sigma as a share of
+    the index's length at the camera's resolution.
+
+    Unlike :func:`webcam_crop`, the softness, the webcam's sharpening, the noise and a first
+    JPEG happen at the camera's resolution, and only then is the frame shrunk, unevenly when it
+    is squeezed (a 16:9 frame made square), then lightly blurred, salted and JPEG'd again as an
+    image set's export does. So the camera's blur ends up longest along the frame's height, not
+    round. Why: a club index blurred so and squeezed reads as a spade, and a spade still as a
+    spade: the shipped (session 10) classifier read 0.15-0.62 of the clubs of five real designs
+    that way at sigma 0.0375-0.075, against 0.06-0.29 with the same shrink kept even (session 13,
+    ``benchmarks/webcam_reads.py --look camera``), which is how the WIN photos' clubs fail.
+    """
+    face = deck.faces[code]
+    boxes = deck.index_boxes[code]
+    x1, y1, x2, y2 = (float(v) for v in boxes[int(rng.integers(len(boxes)))])
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    scale = rng.uniform(*CAMERA_SCALE)
+    length = rng.uniform(*LENGTH) * scale  # the index's longer side in camera pixels
+    k = length / max(x2 - x1, y2 - y1)
+    frame = int(length * 3)
+    turn = np.vstack([cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), k), [0, 0, 1]])
+    move = np.array([[1, 0, frame / 2 - cx], [0, 1, frame / 2 - cy], [0, 0, 1]])
+    m = (move @ turn)[:2]
+    warped = cv2.warpAffine(face, m, (frame, frame), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3:4].astype(np.float32) / 255
+    table = cv2.resize(background, (frame, frame)).astype(np.float32)
+    img = cv2.cvtColor(warped, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + table * (1 - alpha)
+    # at the camera's resolution: softness, sharpening halos, light, noise, JPEG
+    img = cv2.GaussianBlur(img, (0, 0), max(rng.uniform(*blur) * length, 0.3))
+    if rng.random() < 0.5:
+        soft = cv2.GaussianBlur(img, (0, 0), length / 40)
+        img = img + (img - soft) * rng.uniform(0.5, 1.5)
+    img = img * rng.uniform(0.5, 1.0) + rng.uniform(0, 60)
+    grey = img.mean(2, keepdims=True)
+    img = grey + (img - grey) * rng.uniform(0.2, 1.0)
+    img = img * rng.normal(1, 0.05, 3).astype(np.float32)  # white balance
+    img = img + rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(2, 8)
+    img = _jpeg(rng, np.clip(img, 0, 255).astype(np.uint8), (60, 92))
+    # the frame made square: shrunk by ``scale``, across by ``squeeze`` more
+    squeeze = rng.uniform(*SQUEEZE) if rng.random() < CAMERA_SQUEEZED else 1.0
+    w, h = max(1, round(frame * squeeze / scale)), max(1, round(frame / scale))
+    img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    # the image set's export: a little blur, light, salt and pepper, JPEG
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+    img = np.clip(img.astype(np.float32) * rng.uniform(0.8, 1.2), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        _salt_and_pepper(rng, img, rng.uniform(0.001, 0.01))
+    img = _jpeg(rng, img, (70, 95))
+    corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T * [w / frame, h / frame]
+    return _cut(rng, img, corners, side)
+
+
+def _cut(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray, side: int) -> np.ndarray:
+    """The crop the reader would cut from a detector's box round ``corners``: a little off."""
+    bx1, by1 = corners.min(0)
+    bx2, by2 = corners.max(0)
+    w, h = bx2 - bx1, by2 - by1
+    jx, jy = rng.normal(0, 0.07, 2) * (w, h)
+    s = rng.uniform(0.9, 1.12)
+    mx, my = (bx1 + bx2) / 2 + jx, (by1 + by2) / 2 + jy
+    return crop_square(img, (mx - w * s / 2, my - h * s / 2, mx + w * s / 2, my + h * s / 2), side)
+
+
+def _jpeg(rng: np.random.Generator, img: np.ndarray, quality: tuple[int, int]) -> np.ndarray:
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(*quality))])
     return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else img
 
+
+def _salt_and_pepper(rng: np.random.Generator, img: np.ndarray, amount: float) -> None:
+    u = rng.random(img.shape[:2], dtype=np.float32)
+    img[u < amount / 2] = 0
+    img[u > 1 - amount / 2] = 255
+
+
+LOOKS = {"webcam": (webcam_crop, BLUR), "camera": (camera_crop, CAMERA_BLUR)}
 
 _STATE: dict = {}
 
@@ -138,7 +215,8 @@ def shard_seeds(procedural: list[int], per_shard: int | None, shard: int) -> lis
 
 
 def _shard(args: tuple) -> int:
-    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur = args
+    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur, look = args
+    crop = LOOKS[look][0]
     real, backgrounds = _STATE["real"], _STATE["backgrounds"]
     drawn = _procedural(shard_seeds(procedural, per_shard, shard)) if per_shard else _STATE["procedural"]
     everything = real + drawn  # every deck alike, unless a share is asked for
@@ -151,7 +229,7 @@ def _shard(args: tuple) -> int:
         deck = decks[int(rng.integers(len(decks)))]
         code = CODES[int(rng.integers(len(CODES)))]
         background = backgrounds.sample(rng, 160)
-        xs.append(webcam_crop(rng, deck, code, background, side, blur))
+        xs.append(crop(rng, deck, code, background, side, blur))
         ys.append(CODES.index(code))
     np.savez_compressed(Path(out) / f"{split}-{shard:04d}.npz", x=np.stack(xs), y=np.array(ys, np.int16))
     return stop - start
@@ -159,14 +237,21 @@ def _shard(args: tuple) -> int:
 
 def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: int | list[int] = 0,
           side: int = CROP, val_fraction: float = 0.05, workers: int = 2, per_shard: int | None = None,
-          procedural_share: float | None = None, blur: tuple[float, float] = BLUR) -> None:
+          procedural_share: float | None = None, blur: tuple[float, float] | None = None,
+          look: str = "webcam") -> None:
     """``n`` crops (a ``val_fraction`` of them for validation) in shards under ``out``.
 
     ``procedural``: a number N of procedural decks (seeds 0..N-1) or a list of seeds. With
     ``per_shard``, each shard builds only that many of them (see :func:`shard_seeds`). With
     ``procedural_share``, that share of crops comes from procedural decks, the rest from the real
-    designs; without it every deck is as likely as another. ``blur``: the defocus's sigma range.
+    designs; without it every deck is as likely as another. ``look``: ``webcam``
+    (:func:`webcam_crop`) or ``camera`` (:func:`camera_crop`); ``blur``: its blur range (by
+    default the look's own: sigmas in frame pixels for ``webcam``, shares of the index's
+    length for ``camera``).
     """
+    if look not in LOOKS:
+        raise ValueError(f"unknown look {look!r}: one of {', '.join(LOOKS)}")
+    blur = LOOKS[look][1] if blur is None else blur
     if n < 1:
         raise ValueError("n must be at least 1")
     seeds = list(range(procedural)) if isinstance(procedural, int) else list(procedural)
@@ -190,7 +275,7 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
         for start in range(lo, hi, SHARD):
             tasks.append((str(out), split, shard, start, min(start + SHARD, hi), seed, side, seeds, per_shard,
-                          procedural_share, blur))
+                          procedural_share, blur, look))
             shard += 1
     done, t0 = 0, time.time()
     pool = None
@@ -234,14 +319,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decks-per-shard", type=int, help="each shard builds only this many procedural decks")
     parser.add_argument("--procedural-share", type=float, help="share of crops from procedural decks")
     parser.add_argument("--side", type=int, default=CROP, help="crop side, pixels (the classifier's)")
-    parser.add_argument("--blur", type=blur_range, default=BLUR, metavar="A-B",
-                        help=f"the defocus's sigma range, frame pixels (default {BLUR[0]}-{BLUR[1]})")
+    parser.add_argument("--look", choices=list(LOOKS), default="webcam",
+                        help="webcam: made at the frame's size; camera: at a webcam's resolution, then shrunk")
+    parser.add_argument("--blur", type=blur_range, metavar="A-B",
+                        help=f"the blur's range: for the webcam look a sigma in frame pixels (default "
+                             f"{BLUR[0]}-{BLUR[1]}), for the camera look a share of the index's length "
+                             f"(default {CAMERA_BLUR[0]}-{CAMERA_BLUR[1]})")
+    parser.add_argument("--leave-out", action="append", default=[], metavar="DECK",
+                        help="a real design kept out (e.g. to read it as unseen later); repeatable")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
+    unknown = sorted(set(args.leave_out) - set(names))
+    if unknown:
+        parser.error(f"--leave-out: no such real design: {', '.join(unknown)} (have: {', '.join(names)})")
+    names = [n for n in names if n not in args.leave_out]
     build(args.out, args.n, args.seed, deck_names=names, procedural=args.procedural_seeds or args.procedural,
           side=args.side, workers=args.workers, per_shard=args.decks_per_shard,
-          procedural_share=args.procedural_share, blur=args.blur)
+          procedural_share=args.procedural_share, blur=args.blur, look=args.look)
 
 
 if __name__ == "__main__":

@@ -191,6 +191,8 @@ def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_sp
     assert not np.array_equal(x[0], x[1])  # each crop drawn from its own seed
     soft, _ = module.deck_crops(bar_deck(), 16, seed=1, per_card=2, blur=(3.0, 3.0))
     assert not np.array_equal(soft, x)  # --blur reaches the crops
+    camera, y2 = module.deck_crops(bar_deck(), 16, seed=1, per_card=2, look="camera")
+    assert camera.shape == x.shape and np.array_equal(y2, y) and not np.array_equal(camera, x)  # --look reaches them
 
     def classifier(crops, turns):  # reads every spade right, every club as its spade
         p = np.zeros((len(crops), 53), np.float32)

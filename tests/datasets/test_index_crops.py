@@ -1,4 +1,4 @@
-"""datasets.index_crops: index crops drawn from the decks with a webcam's look."""
+"""datasets.index_crops: index crops drawn from the decks with a webcam's look, or a camera's."""
 
 import cv2
 import numpy as np
@@ -138,3 +138,77 @@ def test_build_refuses_the_benchmarks_held_out_decks(tmp_path):
             index_crops.build(tmp_path, 5, 0, deck_names=[], procedural=seeds)
     with pytest.raises(ValueError, match="held out"):
         index_crops.build(tmp_path, 5, 0, deck_names=[], procedural=150)  # seeds 0-149
+
+
+def test_the_camera_look_is_seeded_and_sized():
+    deck = procedural_deck(3, height=240)
+    a = index_crops.camera_crop(np.random.default_rng(7), deck, "8C", background())
+    b = index_crops.camera_crop(np.random.default_rng(7), deck, "8C", background())
+    c = index_crops.camera_crop(np.random.default_rng(8), deck, "8C", background(), side=48)
+    assert a.shape == (32, 32, 3) and a.dtype == np.uint8 and c.shape == (48, 48, 3)
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_camera_crop_is_cut_round_the_index(seed, monkeypatch):
+    # Sharp and clean, the camera look's crop holds the index (a black bar) in its middle,
+    # whatever the turn, size and squeeze, with card or table round it.
+    monkeypatch.setattr(index_crops, "_jpeg", lambda rng, img, quality: img)
+    monkeypatch.setattr(index_crops, "_salt_and_pepper", lambda rng, img, amount: None)
+    crop = index_crops.camera_crop(np.random.default_rng(seed), bar_deck(), "QS", background(200), side=48,
+                                   blur=(0.0, 0.0))
+    grey = crop.mean(2)
+    assert grey[22:26, 22:26].max() < 90
+    rim = np.concatenate([grey[0], grey[-1], grey[:, 0], grey[:, -1]])
+    assert (rim > 100).mean() > 0.5
+
+
+def test_the_camera_look_squeezes_after_the_blur(monkeypatch):
+    # Blurred at the camera's resolution and then shrunk across by half, a round dot comes out
+    # of the frame longer than wide (the blur too is squeezed across); shrunk evenly, round.
+    monkeypatch.setattr(index_crops, "_jpeg", lambda rng, img, quality: img)
+    monkeypatch.setattr(index_crops, "_salt_and_pepper", lambda rng, img, amount: None)
+    monkeypatch.setattr(index_crops, "_cut", lambda rng, img, corners, side: img)
+    face = np.full((H, W, 4), 255, np.uint8)
+    cv2.circle(face, (13, 23), 6, (0, 0, 0, 255), -1)
+    dot = Deck("dot", "test", "none", {c: face for c in CODES}, {c: [(3, 13, 23, 33)] for c in CODES})
+
+    def extent(squeezed: bool) -> float:
+        monkeypatch.setattr(index_crops, "CAMERA_SQUEEZED", 1.0 if squeezed else 0.0)
+        monkeypatch.setattr(index_crops, "SQUEEZE", (0.5, 0.5))
+        frame = index_crops.camera_crop(np.random.default_rng(3), dot, "QS", background(255), blur=(0.05, 0.05))
+        grey = frame.mean(2)
+        ink = grey < (grey.min() + np.median(grey)) / 2  # the dot, whatever the light
+        ys, xs = np.nonzero(ink)
+        return (ys.max() - ys.min() + 1) / (xs.max() - xs.min() + 1)
+
+    assert 0.8 < extent(False) < 1.25
+    assert 1.6 < extent(True) < 2.5
+
+
+def test_build_takes_the_camera_look_and_refuses_an_unknown_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(index_crops, "SHARD", 10)
+    seen = []
+    real_crop = index_crops.camera_crop
+    monkeypatch.setitem(index_crops.LOOKS, "camera",
+                        (lambda *a: seen.append(a[-1]) or real_crop(*a), index_crops.CAMERA_BLUR))
+    index_crops.build(tmp_path / "a", 6, 2, deck_names=[], procedural=1, side=24, val_fraction=0.2, workers=1,
+                      look="camera")
+    assert seen == [index_crops.CAMERA_BLUR] * 6  # every crop, with the look's own blur range
+    x, _ = load_crops(tmp_path / "a", "train")
+    assert x.shape == (5, 24, 24, 3)
+    with pytest.raises(ValueError, match="unknown look"):
+        index_crops.build(tmp_path / "b", 5, 0, deck_names=[], procedural=1, look="oil")
+
+
+def test_the_command_leaves_out_real_designs_and_names_an_unknown_one(tmp_path, monkeypatch, capsys):
+    import datasets.decks
+
+    monkeypatch.setattr(datasets.decks, "available_decks", lambda: ["gnome-anglo", "kennard", "procedural-3"])
+    calls = []
+    monkeypatch.setattr(index_crops, "build", lambda out, n, seed, **kw: calls.append(kw))
+    index_crops.main(["--out", str(tmp_path), "--n", "5", "--look", "camera", "--leave-out", "kennard"])
+    assert calls[0]["deck_names"] == ["gnome-anglo"] and calls[0]["look"] == "camera" and calls[0]["blur"] is None
+    with pytest.raises(SystemExit):
+        index_crops.main(["--out", str(tmp_path), "--n", "5", "--leave-out", "kenard"])
+    assert "no such real design: kenard" in capsys.readouterr().err
