@@ -27,6 +27,19 @@ read that soft the classifier falls off: session 10's read the real designs' bla
 0.979 right with the default blur and 0.921 at sigma 2.5
 (``models/weights/webcam-reads-session11*.json``, ``webcam_reads.py --blur 2.5-2.5``).
 
+The camera look (``--look camera``, :func:`camera_crop`; ``--blur`` is then a share of the
+index's length) makes the frame as a webcam and an image set's export do: soft, sharpened,
+noisy and JPEG'd at the camera's own resolution, then shrunk to a square, unevenly for a 16:9
+frame. Why: the WIN photos' clubs are read as spades (0.84-0.91 of them in sessions 6-10)
+while most of their spades read right (0.76 in session 6's ``suit_probe.py``), and no real
+design read with the webcam look fails that way (0.01 of clubs as spades); read with the
+camera look, clubs of standard decks go to spades far more often than spades to clubs
+(below, :func:`camera_crop`). ``--leave-out`` keeps real designs out, to read them as unseen:
+
+    python -m datasets.index_crops --out data/camera-crops --n 150000 --seed 23 --look camera \
+        --procedural-seeds 2800-3399 --decks-per-shard 16 --procedural-share 0.3 \
+        --leave-out kennard --leave-out kennard-big --leave-out kennard-big-4-color
+
 writes ``train-NNNN.npz`` / ``val-NNNN.npz`` shards (``x`` uint8 (N, S, S, 3) BGR, ``y`` class) like
 ``ginsight dataset``'s ``crops/``, so that ``datasets.mix`` and the classifier's training take them.
 """
@@ -117,10 +130,12 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     JPEG happen at the camera's resolution, and only then is the frame shrunk, unevenly when it
     is squeezed (a 16:9 frame made square), then lightly blurred, salted and JPEG'd again as an
     image set's export does. So the camera's blur ends up longest along the frame's height, not
-    round. Why: a club index blurred so and squeezed reads as a spade, and a spade still as a
-    spade: the shipped (session 10) classifier read 0.15-0.62 of the clubs of five real designs
-    that way at sigma 0.0375-0.075, against 0.06-0.29 with the same shrink kept even (session 13,
-    ``benchmarks/webcam_reads.py --look camera``), which is how the WIN photos' clubs fail.
+    round. Why: a club index made so reads as a spade far more often than a spade as a club,
+    which is how the WIN photos' clubs fail: session 10's classifier read 0.07 of the 22 real
+    designs' clubs as spades this way and 0.02 of their spades as clubs, against 0.01 and 0.01
+    with the webcam look; Kennard's standard clubs 0.10-0.27 against 0.02-0.04
+    (``benchmarks/webcam_reads.py --look camera``, ``models/weights/camera-reads-session13.json``
+    and ``webcam-reads-session13.json``, column a).
     """
     face = deck.faces[code]
     boxes = deck.index_boxes[code]
