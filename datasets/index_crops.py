@@ -79,9 +79,7 @@ def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
                 side: int = CROP, blur: tuple[float, float] = BLUR) -> np.ndarray:
     """One index of ``code`` (either corner) cut from a webcam-like frame: (side, side, 3) BGR.
     ``blur``: the range of the defocus's sigma, frame pixels (capped by the index's length)."""
-    face = deck.faces[code]
-    boxes = deck.index_boxes[code]
-    x1, y1, x2, y2 = (float(v) for v in boxes[int(rng.integers(len(boxes)))])
+    face, (x1, y1, x2, y2) = _index(rng, deck, code)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     length = rng.uniform(*LENGTH)
     k = length / max(x2 - x1, y2 - y1)
@@ -92,10 +90,7 @@ def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     m = (np.diag([squeeze, 1.0, 1.0]) @ move @ turn)[:2]
     # about the frame's centre, so the index stays in view: squeeze x around frame / 2
     m[0, 2] += frame / 2 * (1 - squeeze)
-    warped = cv2.warpAffine(face, m, (frame, frame), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    alpha = warped[..., 3:4].astype(np.float32) / 255
-    img = cv2.cvtColor(warped, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + background * (1 - alpha)
+    img = _lay(face, m, k, background)
     corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T
     img = _webcam(rng, img, blur, length * BLUR_PER_LENGTH)
     return _cut(rng, img, corners, side)
@@ -109,11 +104,7 @@ def _webcam(rng: np.random.Generator, img: np.ndarray, blur: tuple[float, float]
     if rng.random() < 0.3:  # a webcam's sharpening: halos round the ink
         soft = cv2.GaussianBlur(img, (0, 0), 1.5)
         img = img + (img - soft) * rng.uniform(0.3, 1.2)
-    img = img * rng.uniform(0.5, 1.1) + rng.uniform(0, 60)
-    grey = img.mean(2, keepdims=True)
-    img = grey + (img - grey) * rng.uniform(0.2, 1.0)
-    img = img * rng.normal(1, 0.05, 3).astype(np.float32)  # white balance
-    img = img + rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(1, 10)
+    img = _light(rng, img, (0.5, 1.1), (1, 10))
     img = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         _salt_and_pepper(rng, img, rng.uniform(0.001, 0.01))
@@ -137,9 +128,7 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     (``benchmarks/webcam_reads.py --look camera``, ``models/weights/camera-reads-session13.json``
     and ``webcam-reads-session13.json``, column a).
     """
-    face = deck.faces[code]
-    boxes = deck.index_boxes[code]
-    x1, y1, x2, y2 = (float(v) for v in boxes[int(rng.integers(len(boxes)))])
+    face, (x1, y1, x2, y2) = _index(rng, deck, code)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     scale = rng.uniform(*CAMERA_SCALE)
     length = rng.uniform(*LENGTH) * scale  # the index's longer side in camera pixels
@@ -148,21 +137,13 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     turn = np.vstack([cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), k), [0, 0, 1]])
     move = np.array([[1, 0, frame / 2 - cx], [0, 1, frame / 2 - cy], [0, 0, 1]])
     m = (move @ turn)[:2]
-    warped = cv2.warpAffine(face, m, (frame, frame), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    alpha = warped[..., 3:4].astype(np.float32) / 255
-    table = cv2.resize(background, (frame, frame)).astype(np.float32)
-    img = cv2.cvtColor(warped, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + table * (1 - alpha)
+    img = _lay(face, m, k, cv2.resize(background, (frame, frame)).astype(np.float32))
     # at the camera's resolution: softness, sharpening halos, light, noise, JPEG
     img = cv2.GaussianBlur(img, (0, 0), max(rng.uniform(*blur) * length, 0.3))
     if rng.random() < 0.5:
         soft = cv2.GaussianBlur(img, (0, 0), length / 40)
         img = img + (img - soft) * rng.uniform(0.5, 1.5)
-    img = img * rng.uniform(0.5, 1.0) + rng.uniform(0, 60)
-    grey = img.mean(2, keepdims=True)
-    img = grey + (img - grey) * rng.uniform(0.2, 1.0)
-    img = img * rng.normal(1, 0.05, 3).astype(np.float32)  # white balance
-    img = img + rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(2, 8)
+    img = _light(rng, img, (0.5, 1.0), (2, 8))
     img = _jpeg(rng, np.clip(img, 0, 255).astype(np.uint8), (60, 92))
     # the frame made square: shrunk by ``scale``, across by ``squeeze`` more
     squeeze = rng.uniform(*SQUEEZE) if rng.random() < CAMERA_SQUEEZED else 1.0
@@ -177,6 +158,32 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     img = _jpeg(rng, img, (70, 95))
     corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T * [w / frame, h / frame]
     return _cut(rng, img, corners, side)
+
+
+def _index(rng: np.random.Generator, deck: Deck, code: str) -> tuple[np.ndarray, tuple[float, ...]]:
+    """The face of ``code`` and one of its index boxes (x1, y1, x2, y2), drawn."""
+    boxes = deck.index_boxes[code]
+    return deck.faces[code], tuple(float(v) for v in boxes[int(rng.integers(len(boxes)))])
+
+
+def _lay(face: np.ndarray, m: np.ndarray, k: float, table: np.ndarray) -> np.ndarray:
+    """The RGBA ``face`` warped by ``m`` (scale ``k``) onto the square float BGR ``table``."""
+    frame = table.shape[0]
+    warped = cv2.warpAffine(face, m, (frame, frame), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    alpha = warped[..., 3:4].astype(np.float32) / 255
+    return cv2.cvtColor(warped, cv2.COLOR_RGBA2BGR).astype(np.float32) * alpha + table * (1 - alpha)
+
+
+def _light(rng: np.random.Generator, img: np.ndarray, gain: tuple[float, float], noise: tuple[float, float]
+           ) -> np.ndarray:
+    """Dim and washed-out light (a gain drawn from ``gain``), faded colour, white balance, and
+    sensor noise of a strength drawn from ``noise``: float BGR -> float BGR."""
+    img = img * rng.uniform(*gain) + rng.uniform(0, 60)
+    grey = img.mean(2, keepdims=True)
+    img = grey + (img - grey) * rng.uniform(0.2, 1.0)
+    img = img * rng.normal(1, 0.05, 3).astype(np.float32)  # white balance
+    return img + rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(*noise)
 
 
 def _cut(rng: np.random.Generator, img: np.ndarray, corners: np.ndarray, side: int) -> np.ndarray:
