@@ -21,17 +21,23 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
-def letterbox(img: np.ndarray, size: int, fit: int | None = None) -> tuple[np.ndarray, float, tuple[int, int]]:
+def letterbox(img: np.ndarray, size: int, fit: int | None = None, stride: int | None = None
+              ) -> tuple[np.ndarray, float, tuple[int, int]]:
     """Resize keeping the aspect so that the longer side is ``fit`` (default ``size``), then
-    pad to ``size`` square (grey 114, as YOLO trains). Returns the image, the scale and the
-    padding (left, top)."""
+    pad (grey 114, as YOLO trains) to ``size`` square, or with ``stride`` only up to the next
+    multiple of ``stride`` on each side: a 16:9 frame at 640 is then 640x384, not 640x640.
+    The image is centred. Returns the image, the scale and the padding (left, top)."""
     h, w = img.shape[:2]
     fit = size if fit is None else min(fit, size)
     k = fit / max(h, w)
     nh, nw = max(1, round(h * k)), max(1, round(w * k))
     resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
-    top, left = (size - nh) // 2, (size - nw) // 2
-    out = np.full((size, size, 3), 114, np.uint8)
+    if stride:
+        oh, ow = -(-nh // stride) * stride, -(-nw // stride) * stride
+    else:
+        oh = ow = size
+    top, left = (oh - nh) // 2, (ow - nw) // 2
+    out = np.full((oh, ow, 3), 114, np.uint8)
     out[top:top + nh, left:left + nw] = resized
     return out, k, (left, top)
 
@@ -45,19 +51,27 @@ class IndexDetector:
     full scale, 95% with the half look too: ``benchmarks/reader_choices.py``). A model exported
     with a dynamic input size is given a smaller input at a smaller scale; a fixed-size one, the
     shrunk photo padded.
+
+    ``rect`` (a dynamic model only): the photo is padded only to the next multiple of 32 on each
+    side, not to a square, as Ultralytics' own rectangular inference does. A square photo is read
+    exactly as without it; a 16:9 frame's detector input is 640x384 instead of 640x640 (the
+    reader's setting of the same name, off by default, says what it costs in accuracy).
     """
 
-    def __init__(self, path: Path, imgsz: int = 640, threads: int = 2) -> None:
+    STRIDE = 32  # the network's largest stride: a dynamic input's sides are multiples of it
+
+    def __init__(self, path: Path, imgsz: int = 640, threads: int = 2, rect: bool = False) -> None:
         self.session = _session(path, threads)
         self.input = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape
         self.dynamic = not isinstance(shape[-1], int)
         self.imgsz = imgsz if self.dynamic else shape[-1]
+        self.rect = rect and self.dynamic
 
     def _candidates(self, img: np.ndarray, conf: float, scale: float) -> tuple[np.ndarray, np.ndarray]:
         fit = round(self.imgsz * scale)
-        size = max(32, -(-fit // 32) * 32) if self.dynamic else self.imgsz
-        boxed, k, (left, top) = letterbox(img, size, fit)
+        size = max(self.STRIDE, -(-fit // self.STRIDE) * self.STRIDE) if self.dynamic else self.imgsz
+        boxed, k, (left, top) = letterbox(img, size, fit, self.STRIDE if self.rect else None)
         x = boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
         out = self.session.run(None, {self.input: x})[0][0]  # (4 + classes, anchors)
         scores = out[4:].max(0)

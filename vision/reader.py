@@ -46,6 +46,12 @@ class Settings:
     # synthetic validation it found about as many cards as it added wrong ones (session 8,
     # models/weights/compare-session8-one-deck.json); a weights folder's reader.json may turn it on.
     one_deck: bool = False
+    # A photo that is not square padded only to multiples of 32, not to a square (a model with
+    # a dynamic input size): a 16:9 webcam frame read at 640x384, not 640x640. Off: on 200
+    # synthetic 1280x720 frames it was 0.81 of the time but read 4 more wrong cards and 2 fewer
+    # right, mostly indices cut by the frame's edge (benchmarks/wide_frames.py,
+    # models/weights/wide-frames-session14.json); a weights folder's reader.json may turn it on.
+    rect: bool = False
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
@@ -75,9 +81,9 @@ class Reader:
             if not f.exists():
                 raise FileNotFoundError(f"model file missing: {f} (train with `ginsight train`)")
         cv2.setNumThreads(threads)
-        self.detector = IndexDetector(det, threads=threads)
-        self.classifier = IndexClassifier(cls, threads=threads)
         self.settings = Settings.load(folder)
+        self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
+        self.classifier = IndexClassifier(cls, threads=threads)
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at

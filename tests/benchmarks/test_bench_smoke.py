@@ -219,3 +219,29 @@ def test_deck_shapes_relates_each_procedural_decks_reads_to_how_it_is_drawn():
     assert all(v is None or -1 <= v <= 1 for v in s["correlation"].values())
     drawn, glyphs = s["by_kind"]["drawn=True"], s["by_kind"]["drawn=False"]
     assert drawn["decks"] + glyphs["decks"] == 3
+
+
+def test_wide_frames_cuts_the_middle_band_and_keeps_the_labels_wholly_inside_it():
+    import numpy as np
+
+    module = script("wide_frames")
+    img = np.zeros((640, 640, 3), np.uint8)
+    img[140:500] = 200  # the band: 360 rows from row 140
+    boxes = [("AS", (10, 150, 30, 190)),   # inside
+             ("2C", (10, 120, 30, 160)),   # over the band's top edge: out
+             ("3D", (10, 480, 30, 520)),   # over its bottom edge: out
+             ("4H", (600, 490, 620, 500))]  # inside, at its bottom
+    frame, codes = module.wide_frame(img, boxes, 1280)
+    assert frame.shape == (720, 1280, 3) and (frame == 200).all()
+    assert codes == {"AS", "4H"}
+
+
+def test_wide_frames_sorts_the_cards_only_one_reader_read():
+    module = script("wide_frames")
+    a = [{"AS", "2C", "3D"}, {"KH"}]
+    b = [{"AS"}, {"KH", "QH"}]
+    inside = [{"AS", "2C"}, {"KH", "QH"}]
+    in_photo = [{"AS", "2C", "3D"}, {"KH", "QH"}]
+    assert module.only_in_one(a, b, inside, in_photo) == {"right": 1, "cut_by_the_edge": 1, "wrong": 0}
+    assert module.only_in_one(b, a, inside, in_photo) == {"right": 1, "cut_by_the_edge": 0, "wrong": 0}
+    assert module.only_in_one([{"9S"}], [set()], [set()], [set()]) == {"right": 0, "cut_by_the_edge": 0, "wrong": 1}

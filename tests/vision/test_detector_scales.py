@@ -24,18 +24,19 @@ class _FakeSession:
     def run(self, _names, feed):
         x = feed["images"]
         self.seen.append(x.shape)
-        size = x.shape[-1]
+        h, w = x.shape[-2:]
         out = np.zeros((1, 5, 1), np.float32)
-        out[0, :, 0] = [size / 2, size / 2, 20, 20, 0.9]
+        out[0, :, 0] = [w / 2, h / 2, 20, 20, 0.9]
         return [out]
 
 
-def _detector(shape) -> IndexDetector:
+def _detector(shape, rect: bool = False) -> IndexDetector:
     det = IndexDetector.__new__(IndexDetector)
     det.session = _FakeSession(shape)
     det.input = "images"
     det.dynamic = not isinstance(shape[-1], int)
     det.imgsz = 640 if det.dynamic else shape[-1]
+    det.rect = rect and det.dynamic
     return det
 
 
@@ -66,6 +67,33 @@ def test_a_dynamic_model_is_given_a_smaller_input_at_a_smaller_scale():
     # The 640x480 photo is 320x240 inside 320x320 (top pad 40): the centre maps to (320, 240).
     (x1, y1, x2, y2), = boxes
     assert (x1 + x2) / 2 == 320 and (y1 + y2) / 2 == 240 and x2 - x1 == 40
+
+
+def test_letterbox_to_a_stride_pads_only_to_its_multiples():
+    img = np.zeros((720, 1280, 3), np.uint8)  # a 16:9 webcam frame
+    out, k, (left, top) = letterbox(img, 640, 640, stride=32)
+    assert out.shape == (384, 640, 3) and k == 0.5  # 360 rows, padded to 384
+    assert (left, top) == (0, 12)
+    assert (out[:12] == 114).all() and (out[12:372] == 0).all() and (out[372:] == 114).all()
+    square, _, pad = letterbox(np.zeros((500, 500, 3), np.uint8), 640, 640, stride=32)
+    assert square.shape == (640, 640, 3) and pad == (0, 0)  # a square photo: as before
+
+
+def test_a_dynamic_model_reads_a_wide_frame_at_a_rectangle_and_maps_boxes_back():
+    det = _detector([1, 3, "height", "width"], rect=True)
+    img = np.zeros((720, 1280, 3), np.uint8)
+    boxes, _ = det(img, conf=0.15, scales=(1.0, 0.5))
+    assert det.session.seen == [(1, 3, 384, 640), (1, 3, 192, 320)]
+    got = sorted(tuple(round(float(v), 3) for v in b) for b in boxes)
+    # Both looks find their input's centre, which is the frame's centre (640, 360); 20 input
+    # pixels are 40 frame pixels at full scale (k = 0.5) and 80 at half scale (k = 0.25).
+    assert got == [(600, 320, 680, 400), (620, 340, 660, 380)]
+
+
+def test_a_fixed_size_model_is_never_given_a_rectangle():
+    det = _detector([1, 3, 640, 640], rect=True)
+    det(np.zeros((720, 1280, 3), np.uint8), conf=0.15, scales=(1.0,))
+    assert det.session.seen == [(1, 3, 640, 640)]
 
 
 def test_one_nms_over_all_scales():
