@@ -48,9 +48,10 @@ class Settings:
     one_deck: bool = False
     # A photo that is not square padded only to multiples of 32, not to a square (a model with
     # a dynamic input size): a 16:9 webcam frame read at 640x384, not 640x640. Off: on 200
-    # synthetic 1280x720 frames it was 0.81 of the time but read 4 more wrong cards and 2 fewer
-    # right, mostly indices cut by the frame's edge (benchmarks/wide_frames.py,
-    # models/weights/wide-frames-session14.json); a weights folder's reader.json may turn it on.
+    # synthetic 1280x720 frames it took 0.80 of the time, but it read 9 cards the square look
+    # did not (5 wrong, 4 whose index the frame's edge cuts) and missed 3 that look read (2
+    # right, 1 wrong): benchmarks/wide_frames.py, models/weights/wide-frames-session14.json.
+    # A weights folder's reader.json may turn it on.
     rect: bool = False
 
     @classmethod
