@@ -1,7 +1,9 @@
 """The classifier alone on every deck's black indices seen as a webcam over a table sees them
 (``datasets.index_crops.webcam_crop``: turned, 24-64 px, often squeezed, soft, dim, JPEG'd; or,
 with ``--look camera``, ``camera_crop``: soft at the camera's resolution, then shrunk unevenly):
-per deck, the share of club and spade indices read right and the clubs read as spades.
+per deck, the share of club and spade indices read right and the clubs read as spades. A
+weights folder with a suit reader (``suit.onnx``) is read as the reader reads: that network
+gives the black suit of the indices the classifier reads as black cards.
 
 Decks: the fetched real designs, and procedural decks by seed (``--procedural 100-111`` are
 decks no training set has). The crops are drawn from ``--seed`` (not the seed the training
@@ -27,6 +29,8 @@ from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa:
 from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
+from vision.reader import Settings  # noqa: E402
+from vision.suits import apply_suit_reader  # noqa: E402
 
 BLACK = [c for c in CODES if c[-1] in "SC"]
 
@@ -49,8 +53,15 @@ def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, flo
     return np.stack(xs), np.array(ys)
 
 
-def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray) -> dict:
-    return scores(classifier(crops, turns=4).argmax(1), y)
+def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray,
+              suit: IndexClassifier | None = None, suit_crops: np.ndarray | None = None) -> dict:
+    """The deck's figures as the reader reads its crops: the classifier at four turns, and,
+    where the weights folder has a suit reader, its say on the indices read as black cards
+    (``suit_crops``: the same indices cut at its side)."""
+    probs = classifier(crops, turns=4)
+    if suit is not None:
+        probs = apply_suit_reader(probs, lambda mask: suit(suit_crops[mask], turns=4))
+    return scores(probs.argmax(1), y)
 
 
 def main() -> None:
@@ -74,12 +85,16 @@ def main() -> None:
         parser.error("no decks: fetch the real designs or give --procedural")
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
-    sides = {c.size for c in classifiers.values()}
+    suits = {k: IndexClassifier(f / "suit.onnx") for k, f in folders.items()
+             if (f / "suit.onnx").exists() and Settings.load(f).suit_reader}
+    sides = {c.size for c in classifiers.values()} | {c.size for c in suits.values()}
     rows = {}
     for name in names:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look) for s in sides}
-        rows[name] = {k: read_deck(c, *crops[c.size]) for k, c in classifiers.items()}
+        rows[name] = {k: read_deck(c, *crops[c.size], suits.get(k),
+                                   crops[suits[k].size][0] if k in suits else None)
+                      for k, c in classifiers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,

@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", help="comma-separated deck names (default: every fetched deck)")
     parser.add_argument("--fetch", action="store_true", help="fetch the deck artwork from the registries first")
     parser.add_argument("--no-crops", action="store_true", help="skip the classifier's index crops")
+    parser.add_argument("--val-only", action="store_true",
+                        help="write only the validation photos of the N (the same as in the whole set)")
     parser.add_argument("--crop", type=int, default=32, metavar="PX",
                         help="side of the index crops in pixels (default 32; a classifier reads at its crops' side)")
 
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
-                    decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop)
+                    decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
+                    val_only=args.val_only)
     print(json.dumps(summary))
     return 0

@@ -114,10 +114,12 @@ def _task(args: tuple) -> tuple[int, int]:
 
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
-          crop: int = CROP, progress: bool = True) -> dict:
+          crop: int = CROP, progress: bool = True, val_only: bool = False) -> dict:
     """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
     summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
-    gives the same photos and crops of the same boxes at another resolution."""
+    gives the same photos and crops of the same boxes at another resolution. ``val_only``: only
+    the validation share of the ``n`` (the same photos as in the whole set), e.g. to benchmark
+    on a set without writing its training photos again."""
     if not 8 <= crop <= 256:
         raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
     out = Path(out)
@@ -128,6 +130,9 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     (out / "crops").mkdir(exist_ok=True)
     n_val = max(1, round(n * val_fraction)) if n > 1 else 0
     tasks = _tasks(str(out), n_val, n, seed, size, crops, crop)
+    if val_only:
+        tasks = [t for t in tasks if t[1] == "val"]
+    total = n_val if val_only else n
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
@@ -143,8 +148,8 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         labels += n_labels
         if progress:
             rate = done / max(time.time() - t0, 1e-6)
-            bar = "#" * int(30 * done / n)
-            sys.stderr.write(f"\r[{bar:<30}] {done}/{n} images, {labels} labels, {rate:.1f} img/s")
+            bar = "#" * int(30 * done / total)
+            sys.stderr.write(f"\r[{bar:<30}] {done}/{total} images, {labels} labels, {rate:.1f} img/s")
             sys.stderr.flush()
     if workers != 1:
         pool.shutdown()
@@ -155,7 +160,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\n"
         f"names: {json.dumps(CLASS_NAMES)}\n"
     )
-    summary = {"images": n, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
+    summary = {"images": total, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
                "procedural_decks": procedural,
                "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))

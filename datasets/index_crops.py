@@ -237,8 +237,9 @@ def shard_seeds(procedural: list[int], per_shard: int | None, shard: int) -> lis
 
 
 def _shard(args: tuple) -> int:
-    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur, look = args
+    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur, look, suits = args
     crop = LOOKS[look][0]
+    codes = [c for c in CODES if c[-1] in suits]
     real, backgrounds = _STATE["real"], _STATE["backgrounds"]
     drawn = _procedural(shard_seeds(procedural, per_shard, shard)) if per_shard else _STATE["procedural"]
     everything = real + drawn  # every deck alike, unless a share is asked for
@@ -249,7 +250,7 @@ def _shard(args: tuple) -> int:
         if share is not None and real and drawn:
             decks = drawn if rng.random() < share else real
         deck = decks[int(rng.integers(len(decks)))]
-        code = CODES[int(rng.integers(len(CODES)))]
+        code = codes[int(rng.integers(len(codes)))]
         background = backgrounds.sample(rng, 160)
         xs.append(crop(rng, deck, code, background, side, blur))
         ys.append(CODES.index(code))
@@ -260,7 +261,7 @@ def _shard(args: tuple) -> int:
 def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: int | list[int] = 0,
           side: int = CROP, val_fraction: float = 0.05, workers: int = 2, per_shard: int | None = None,
           procedural_share: float | None = None, blur: tuple[float, float] | None = None,
-          look: str = "webcam") -> None:
+          look: str = "webcam", suits: str = "SHDC") -> None:
     """``n`` crops (a ``val_fraction`` of them for validation) in shards under ``out``.
 
     ``procedural``: a number N of procedural decks (seeds 0..N-1) or a list of seeds. With
@@ -269,13 +270,16 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     designs; without it every deck is as likely as another. ``look``: ``webcam``
     (:func:`webcam_crop`) or ``camera`` (:func:`camera_crop`); ``blur``: its blur range (by
     default the look's own: sigmas in frame pixels for ``webcam``, shares of the index's
-    length for ``camera``).
+    length for ``camera``). ``suits``: the suits drawn (e.g. "SC", the black ones, for the
+    suit reader of ``models/suit.py``); with all four, the crops are as before.
     """
     if look not in LOOKS:
         raise ValueError(f"unknown look {look!r}: one of {', '.join(LOOKS)}")
     blur = LOOKS[look][1] if blur is None else blur
     if n < 1:
         raise ValueError("n must be at least 1")
+    if not suits or set(suits) - set("SHDC"):
+        raise ValueError(f"suits must be some of S, H, D, C, not {suits!r}")
     seeds = list(range(procedural)) if isinstance(procedural, int) else list(procedural)
     if not deck_names and not seeds:
         raise ValueError("no decks: fetch the real designs (`ginsight dataset --fetch`) or give --procedural")
@@ -297,7 +301,7 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
         for start in range(lo, hi, SHARD):
             tasks.append((str(out), split, shard, start, min(start + SHARD, hi), seed, side, seeds, per_shard,
-                          procedural_share, blur, look))
+                          procedural_share, blur, look, suits))
             shard += 1
     done, t0 = 0, time.time()
     pool = None
@@ -349,6 +353,7 @@ def main(argv: list[str] | None = None) -> None:
                              f"(default {CAMERA_BLUR[0]}-{CAMERA_BLUR[1]})")
     parser.add_argument("--leave-out", action="append", default=[], metavar="DECK",
                         help="a real design kept out (e.g. to read it as unseen later); repeatable")
+    parser.add_argument("--suits", default="SHDC", help="the suits drawn, e.g. SC for the suit reader (default SHDC)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
@@ -358,7 +363,7 @@ def main(argv: list[str] | None = None) -> None:
     names = [n for n in names if n not in args.leave_out]
     build(args.out, args.n, args.seed, deck_names=names, procedural=args.procedural_seeds or args.procedural,
           side=args.side, workers=args.workers, per_shard=args.decks_per_shard,
-          procedural_share=args.procedural_share, blur=args.blur, look=args.look)
+          procedural_share=args.procedural_share, blur=args.blur, look=args.look, suits=args.suits.upper())
 
 
 if __name__ == "__main__":

@@ -96,8 +96,9 @@ class IndexDetector:
 
 
 class IndexClassifier:
-    """Square BGR crops (N, S, S, 3) -> probabilities over 52 cards + "no index". ``size`` is
-    the S the network was trained on (its ONNX input side); crops are cut at that size.
+    """Square BGR crops (N, S, S, 3) -> probabilities over 52 cards + "no index" (or, for the
+    suit reader's network, spade and club: ``vision.suits``). ``size`` is the S the network was
+    trained on (its ONNX input side); crops are cut at that size.
 
     A model trained on grey crops (one input channel, before colour) is given grey ones.
     """
@@ -108,6 +109,8 @@ class IndexClassifier:
         shape = self.session.get_inputs()[0].shape
         self.channels = shape[1]
         self.size = shape[-1] if isinstance(shape[-1], int) else CROP  # the crop side it was trained on
+        out = self.session.get_outputs()[0].shape[-1]
+        self.classes = out if isinstance(out, int) else 53
 
     def __call__(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:
         """``turns``: 1 reads each crop as it is; 2 or 4 also read it turned by half or quarter
@@ -117,7 +120,7 @@ class IndexClassifier:
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns}")
         if len(crops) == 0:
-            return np.zeros((0, 53), np.float32)
+            return np.zeros((0, self.classes), np.float32)
         if self.channels == 1 and crops.ndim == 4:
             crops = to_grey(crops)
         if turns > 1:

@@ -2,8 +2,10 @@
 
 Two stages, both trained on synthetic photos only (see ``models/MODEL_CARD.md``):
 a YOLO detector finds corner indices (one class), then a small CNN reads each index from
-a small square colour crop (52 cards, or "no index"). The two indices of one card make one card; a
-deck holds each card once, so indices of one code far apart are kept as one card, flagged.
+a small square colour crop (52 cards, or "no index"); where a weights folder has one, a suit
+reader gives the black suit of the indices read as spades or clubs (``vision.suits``). The two
+indices of one card make one card; a deck holds each card once, so indices of one code far
+apart are kept as one card, flagged.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from engine.cards import CODES
 from vision.crops import crop_square
 from vision.image import load_image
 from vision.onnx import IndexClassifier, IndexDetector
+from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
 
 NONE_CLASS = 52  # the classifier's "no index": its classes are the engine's 52 codes, then this
@@ -53,6 +56,9 @@ class Settings:
     # right, 1 wrong): benchmarks/wide_frames.py, models/weights/wide-frames-session14.json.
     # A weights folder's reader.json may turn it on.
     rect: bool = False
+    # The suit reader (``suit.onnx`` beside the classifier, ``models/suit.py``) gives the black
+    # suit of indices the classifier reads as a spade or a club. False: not asked even when there.
+    suit_reader: bool = True
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
@@ -85,6 +91,8 @@ class Reader:
         self.settings = Settings.load(folder)
         self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
         self.classifier = IndexClassifier(cls, threads=threads)
+        suit = folder / "suit.onnx"
+        self.suit = IndexClassifier(suit, threads=threads) if self.settings.suit_reader and suit.exists() else None
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
@@ -100,6 +108,10 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
+        if self.suit is not None:
+            probs = apply_suit_reader(probs, lambda mask: self.suit(
+                np.stack([crop_square(img, tuple(b), self.suit.size) for b in boxes[mask]]),
+                turns=self.settings.cls_turns))
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]

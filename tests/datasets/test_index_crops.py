@@ -212,3 +212,18 @@ def test_the_command_leaves_out_real_designs_and_names_an_unknown_one(tmp_path, 
     with pytest.raises(SystemExit):
         index_crops.main(["--out", str(tmp_path), "--n", "5", "--leave-out", "kenard"])
     assert "no such real design: kenard" in capsys.readouterr().err
+
+
+def test_suits_draws_only_those_suits_and_all_four_draw_as_before(tmp_path):
+    kw = dict(deck_names=[], procedural=[3], workers=1)
+    index_crops.build(tmp_path / "black", 40, 5, suits="SC", side=48, **kw)
+    x, y = load_crops(tmp_path / "black", "train")
+    assert x.shape[1:] == (48, 48, 3)
+    assert {CODES[k][-1] for k in y} == {"S", "C"}
+    index_crops.build(tmp_path / "all", 40, 5, **kw)
+    index_crops.build(tmp_path / "all4", 40, 5, suits="SHDC", **kw)
+    a, b = load_crops(tmp_path / "all", "train"), load_crops(tmp_path / "all4", "train")
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    assert {CODES[k][-1] for k in a[1]} > {"S", "C"}
+    with pytest.raises(ValueError, match="suits"):
+        index_crops.build(tmp_path / "x", 4, 5, suits="SX", **kw)

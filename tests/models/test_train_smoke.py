@@ -107,3 +107,18 @@ def test_a_crop_side_out_of_range_is_refused(tmp_path):
 
     with pytest.raises(ValueError, match="crop side"):
         build.build(tmp_path / "x", 2, seed=0, crop=4, progress=False)
+
+
+def test_val_only_writes_the_same_validation_photos_and_no_training_ones(tiny_data, tmp_path):
+    import datasets.build as build
+
+    build._STATE.clear()
+    val = tmp_path / "val-only"
+    summary = build.build(val, 12, seed=5, size=160, workers=1, decks=[], procedural=1, height=120,
+                          progress=False, val_only=True)
+    assert summary["images"] == summary["val"] == 1
+    assert not list((val / "images" / "train").iterdir()) and not list((val / "crops").glob("train-*"))
+    shipped = sorted((tiny_data / "images" / "val").glob("*.jpg")) + sorted((tiny_data / "labels" / "val").glob("*.txt"))
+    assert shipped
+    for f in shipped:
+        assert (val / f.relative_to(tiny_data)).read_bytes() == f.read_bytes(), f.name

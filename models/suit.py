@@ -1,0 +1,186 @@
+"""The suit reader: a second, small CNN that tells a club from a spade on a black index, read at
+48 pixels in grey where the card classifier reads 32.
+
+Why: the card classifier's worst error is a club read as a spade (real-dev's webcam table
+photos: 0.79 of their club indices in session 13; unseen synthetic decks with the camera look
+0.13-0.23). At 32 pixels a soft index's suit is 8-10 pixels and a club's three lobes blur into a
+spade's blob; the table photos' indices are about 48 pixels long, so a 32-pixel crop throws away
+a third of what the photo has. Reading every card at 48 pixels would cost the whole classifier
+again (session 5: trained on from the 32-pixel weights it read worse); this network answers only
+the one question the classifier gets wrong, so it is small and quick to train from scratch.
+
+The reader (``vision.reader``) asks it only about indices the classifier reads as a black card,
+and then takes the black suit from it and the rank from the classifier (``vision.suits``).
+
+Trained on index crops of black cards only (``python -m datasets.index_crops ... --suits SC
+--side 48``, and the black crops of a ``ginsight dataset --crop 48`` set), labels 0 spade, 1
+club; shipped as ONNX (``suit.onnx`` beside ``classifier.onnx``).
+
+    python -m models.suit --data data/suit-camera --data data/suit-webcam \\
+        --data data/synth4-48/crops --out runs/suit --minutes 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engine.cards import CODES
+
+SUITS = ("S", "C")  # the outputs, in this order
+SPADE_CLASSES = [i for i, c in enumerate(CODES) if c[-1] == "S"]
+CLUB_CLASSES = [i for i, c in enumerate(CODES) if c[-1] == "C"]
+SIDE = 48
+CHANNELS = 1  # grey: a black index's suit is told by its shape alone
+
+
+def build_model():
+    """About 20 million multiply-adds a 48-pixel crop: 48 -> 24 -> 12 -> 6, pooled."""
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, stride: int) -> list:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(CHANNELS, 16, 1), *block(16, 32, 2),  # 24x24
+        *block(32, 32, 1), *block(32, 64, 2),  # 12x12
+        *block(64, 64, 1), *block(64, 128, 2),  # 6x6
+        *block(128, 128, 1),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(SUITS)),
+    )
+
+
+def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The crops of spades and clubs (card classes as ``ginsight dataset`` writes them), with
+    suit labels 0 spade, 1 club; other suits and "no index" dropped."""
+    spade, club = np.isin(y, SPADE_CLASSES), np.isin(y, CLUB_CLASSES)
+    keep = spade | club
+    return x[keep], club[keep].astype(np.int64)
+
+
+def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Black crops of ``split`` from every folder; also how many came from each."""
+    from models.classifier import load_crops
+
+    xs, ys, counts = [], [], []
+    for folder in folders:
+        x, y = black_only(*load_crops(folder, split))
+        if x.shape[1] != SIDE:
+            raise ValueError(f"{folder}: crops are {x.shape[1]} px; the suit reader reads {SIDE}-px crops")
+        xs.append(x)
+        ys.append(y)
+        counts.append(len(y))
+    return np.concatenate(xs), np.concatenate(ys), counts
+
+
+def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Augmented (as the card classifier's crops: turns, lost resolution, light, noise), grey,
+    normalised."""
+    from models.classifier import augment
+    from vision.crops import normalise, to_grey
+
+    return normalise(to_grey(augment(rng, x)))
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:
+    import torch
+
+    from vision.crops import normalise, to_grey
+
+    model.eval()
+    right = 0
+    with torch.no_grad():
+        for s in range(0, len(x), batch):
+            logits = model(torch.from_numpy(normalise(to_grey(x[s:s + batch]))))
+            right += int((logits.argmax(1).numpy() == y[s:s + batch]).sum())
+    return right / max(len(x), 1)
+
+
+def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
+          lr: float = 3e-3, threads: int = 2, seed: int = 0, log=print) -> dict:
+    """From scratch on the black crops of ``folders`` for at most ``minutes`` (the learning rate
+    follows the time spent: ``models.classifier.lr_at``); writes ``suit.pt``, ``suit.onnx`` and
+    ``suit_metrics.json`` (validation accuracy per folder) into ``out``."""
+    import torch
+    import torch.nn.functional as F
+
+    from models.classifier import lr_at
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    x, y, train_counts = load(folders, "train")
+    x_val, y_val, val_counts = load(folders, "val")
+    log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
+        f"{y.mean():.2f} clubs; {len(y_val)} validation")
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    out.mkdir(parents=True, exist_ok=True)
+    start, budget, history = time.time(), minutes * 60, []
+    for epoch in range(epochs):
+        if time.time() - start >= budget:
+            break
+        model.train()
+        order = rng.permutation(len(y))
+        t0, seen, loss_sum = time.time(), 0, 0.0
+        for i in range(math.ceil(len(order) / batch)):
+            progress = (time.time() - start) / budget
+            if progress >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = lr_at(progress, lr)
+            idx = order[i * batch:(i + 1) * batch]
+            xb = torch.from_numpy(_batch(rng, x[idx]))
+            loss = F.cross_entropy(model(xb), torch.from_numpy(y[idx]), label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            seen += len(idx)
+            loss_sum += loss.item() * len(idx)
+        val = {}
+        at = 0
+        for folder, n in zip(folders, val_counts, strict=True):
+            val[str(folder)] = round(evaluate(model, x_val[at:at + n], y_val[at:at + n]), 4)
+            at += n
+        row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4), "val": val,
+               "val_all": round(evaluate(model, x_val, y_val), 4), "crops_per_s": round(seen / (time.time() - t0), 1),
+               "minutes": round((time.time() - start) / 60, 1)}
+        history.append(row)
+        log(json.dumps(row))
+        torch.save({"model": model.state_dict(), "history": history}, out / "suit.pt")
+    export_onnx(model, out / "suit.onnx")
+    metrics = {"side": SIDE, "suits": SUITS, "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
+               "val_crops": dict(zip(map(str, folders), val_counts, strict=True)), "history": history,
+               "minutes": round((time.time() - start) / 60, 1)}
+    (out / "suit_metrics.json").write_text(json.dumps(metrics, indent=2))
+    return metrics
+
+
+def export_onnx(model, path: Path) -> None:
+    import torch
+
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, CHANNELS, SIDE, SIDE), str(path), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+                      opset_version=17, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, action="append", required=True,
+                        help="a folder of crop shards (train-*.npz, val-*.npz) at 48 px; repeatable")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--minutes", type=float, required=True)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed)
+
+
+if __name__ == "__main__":
+    main()

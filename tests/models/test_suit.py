@@ -1,0 +1,49 @@
+"""models.suit: the suit reader's data (black crops only) and a tiny training run, offline."""
+
+import numpy as np
+import pytest
+
+from engine.cards import CODES
+from models import suit
+
+
+def test_black_only_keeps_spades_and_clubs_labelled_spade_0_club_1():
+    y = np.array([CODES.index(c) for c in ("AS", "AH", "KC", "5D", "TS", "2C")] + [52])
+    x = np.arange(len(y))[:, None, None, None] * np.ones((1, 48, 48, 3), np.uint8)
+    xb, yb = suit.black_only(x, y)
+    assert yb.tolist() == [0, 1, 0, 1]
+    assert xb[:, 0, 0, 0].tolist() == [0, 2, 4, 5]
+
+
+def _shards(folder, side, rng):
+    folder.mkdir()
+    for split, n in (("train", 64), ("val", 16)):
+        y = rng.choice([CODES.index(c) for c in ("7S", "7C", "7H")], n).astype(np.int16)
+        x = np.full((n, side, side, 3), 230, np.uint8)
+        # a spade: a bar across; a club: a bar down (the network need only tell them apart)
+        for i, k in enumerate(y):
+            if CODES[k].endswith("S"):
+                x[i, side // 2 - 3:side // 2 + 3, 8:-8] = 20
+            else:
+                x[i, 8:-8, side // 2 - 3:side // 2 + 3] = 20
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
+
+
+def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
+    from vision.onnx import IndexClassifier
+
+    _shards(tmp_path / "crops", 48, np.random.default_rng(0))
+    metrics = suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.15, epochs=2, batch=16, log=lambda *_: None)
+    assert metrics["history"] and metrics["side"] == 48
+    assert set(metrics["train_crops"]) == {str(tmp_path / "crops")}
+    net = IndexClassifier(tmp_path / "out" / "suit.onnx")
+    assert (net.size, net.channels, net.classes) == (48, 1, 2)
+    p = net(np.full((3, 48, 48, 3), 200, np.uint8), turns=4)
+    assert p.shape == (3, 2) and np.allclose(p.sum(1), 1, atol=1e-5)
+    assert net(np.zeros((0, 48, 48, 3), np.uint8)).shape == (0, 2)
+
+
+def test_crops_of_another_side_are_refused(tmp_path):
+    _shards(tmp_path / "crops", 32, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="48-px"):
+        suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, log=lambda *_: None)
