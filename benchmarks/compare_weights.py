@@ -7,6 +7,7 @@ For each data set written by ``ginsight dataset`` and each weights folder:
   read as clubs: from ``crops/``, or from ``crops-<side>/`` for a
   classifier of another side (the crops folder of the same data set written again with the
   same seed and ``--crop <side>``: the same boxes at another resolution); "n/a" when neither;
+  the classifier alone: a suit reader (``suit.onnx``) has its say only in the photos' figures;
 - the whole reader on the first ``--photos`` validation photos: card precision and recall,
   indices found and read right, and the cards missed and the cards read wrong (what a player
   would have to mend), as they are and in black and white.

@@ -54,13 +54,14 @@ def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, flo
 
 
 def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray,
-              suit: IndexClassifier | None = None, suit_crops: np.ndarray | None = None) -> dict:
+              suit: IndexClassifier | None = None, suit_crops: np.ndarray | None = None,
+              rule: str = "product") -> dict:
     """The deck's figures as the reader reads its crops: the classifier at four turns, and,
     where the weights folder has a suit reader, its say on the indices read as black cards
     (``suit_crops``: the same indices cut at its side)."""
     probs = classifier(crops, turns=4)
     if suit is not None:
-        probs = apply_suit_reader(probs, lambda mask: suit(suit_crops[mask], turns=4))
+        probs = apply_suit_reader(probs, lambda mask: suit(suit_crops[mask], turns=4), rule)
     return scores(probs.argmax(1), y)
 
 
@@ -93,7 +94,7 @@ def main() -> None:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look) for s in sides}
         rows[name] = {k: read_deck(c, *crops[c.size], suits.get(k),
-                                   crops[suits[k].size][0] if k in suits else None)
+                                   crops[suits[k].size][0] if k in suits else None, Settings.load(folders[k]).suit_rule)
                       for k, c in classifiers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
     if args.json:

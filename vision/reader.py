@@ -59,6 +59,7 @@ class Settings:
     # The suit reader (``suit.onnx`` beside the classifier, ``models/suit.py``) gives the black
     # suit of indices the classifier reads as a spade or a club. False: not asked even when there.
     suit_reader: bool = True
+    suit_rule: str = "product"  # how its say and the classifier's are weighed (vision.suits.with_suit)
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
@@ -80,6 +81,8 @@ class IndexRead:
 
 class Reader:
     """Loads the shipped models once; :meth:`read` is safe to call repeatedly."""
+
+    suit: IndexClassifier | None = None  # the suit reader, where the weights folder has one
 
     def __init__(self, weights_dir: str | Path | None = None, threads: int = 2) -> None:
         folder = Path(weights_dir) if weights_dir is not None else DEFAULT_WEIGHTS
@@ -111,7 +114,7 @@ class Reader:
         if self.suit is not None:
             probs = apply_suit_reader(probs, lambda mask: self.suit(
                 np.stack([crop_square(img, tuple(b), self.suit.size) for b in boxes[mask]]),
-                turns=self.settings.cls_turns))
+                turns=self.settings.cls_turns), self.settings.suit_rule)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]

@@ -20,9 +20,9 @@ def probs(**mass) -> np.ndarray:
     return p
 
 
-def test_the_black_suit_comes_from_the_suit_reader_and_the_rank_from_the_classifier():
+def test_replace_takes_the_black_suit_from_the_suit_reader_and_the_rank_from_the_classifier():
     p = np.stack([probs(**{"8S": 0.6, "8C": 0.2, "3S": 0.1, "none": 0.1})])
-    out = with_suit(p, np.array([[0.25, 0.75]], np.float32))[0]
+    out = with_suit(p, np.array([[0.25, 0.75]], np.float32), "replace")[0]
     assert out[CODES.index("8C")] == pytest.approx(0.6)  # (0.6 + 0.2) x 0.75
     assert out[CODES.index("8S")] == pytest.approx(0.2)
     assert out[CODES.index("3C")] == pytest.approx(0.075)
@@ -34,10 +34,31 @@ def test_the_black_suit_comes_from_the_suit_reader_and_the_rank_from_the_classif
 
 def test_red_cards_and_no_index_are_left_as_they_are():
     p = np.stack([probs(**{"5H": 0.5, "5S": 0.3, "5C": 0.1, "none": 0.1})])
-    out = with_suit(p, np.array([[0.0, 1.0]], np.float32))[0]
+    out = with_suit(p, np.array([[0.0, 1.0]], np.float32), "replace")[0]
     assert out[CODES.index("5H")] == pytest.approx(0.5)
     assert out[CODES.index("5C")] == pytest.approx(0.4)
     assert out[CODES.index("5S")] == 0
+
+
+def test_product_multiplies_the_two_readers_odds():
+    p = np.stack([probs(**{"8S": 0.6, "8C": 0.2, "3S": 0.1, "none": 0.1}),
+                  probs(**{"JS": 0.95, "JC": 0.05})])
+    out = with_suit(p, np.array([[0.25, 0.75], [0.25, 0.75]], np.float32))
+    # 8: odds spade 3:1 (classifier) x 1:3 (suit reader) = even, the rank's 0.8 split in two
+    assert out[0, CODES.index("8S")] == pytest.approx(0.4)
+    assert out[0, CODES.index("8C")] == pytest.approx(0.4)
+    # 3: the classifier has no club mass, so the product leaves it a spade
+    assert out[0, CODES.index("3S")] == pytest.approx(0.1) and out[0, CODES.index("3C")] == 0
+    assert out[0, NONE] == pytest.approx(0.1)
+    # J: the classifier sure (19:1), the suit reader 1:3 against: still a spade, 19:3
+    assert out[1, CODES.index("JS")] == pytest.approx(19 / 22)
+    assert out[1, CODES.index("JC")] == pytest.approx(3 / 22)
+    assert np.allclose(out.sum(1), 1)
+    # a rank with neither suit in the classifier's eyes: nothing to share
+    empty = with_suit(np.stack([probs(**{"none": 1.0})]), np.array([[0.5, 0.5]], np.float32))
+    assert empty[0, NONE] == 1 and empty[0, :52].sum() == 0
+    with pytest.raises(ValueError, match="suit rule"):
+        with_suit(p, np.array([[0.5, 0.5]] * 2, np.float32), "mean")
 
 
 def test_only_rows_read_as_black_cards_are_asked():
@@ -50,7 +71,7 @@ def test_only_rows_read_as_black_cards_are_asked():
         asked.append(mask.copy())
         return np.array([[0.1, 0.9], [0.9, 0.1]], np.float32)
 
-    out = apply_suit_reader(p, suit_of)
+    out = apply_suit_reader(p, suit_of, "replace")
     assert len(asked) == 1 and asked[0].tolist() == [True, False, False, True]
     assert [CODES[int(k)] if k < 52 else "none" for k in out.argmax(1)] == ["KC", "KH", "none", "2S"]
     assert np.array_equal(out[1:3], p[1:3])
@@ -101,7 +122,7 @@ def test_the_reader_takes_the_black_suit_from_a_weights_folders_suit_reader(fold
     photos = [t.image for t in load_truth(fixtures)]
     reads = {k: [Reader(f).read(p).codes() for p in photos] for k, f in folders.items()}
     assert any(c[-1] in "SC" for r in reads["plain"] for c in r), "the fixture photos read black cards"
-    for name, suit in (("club", "C"), ("spade", "S")):
+    for name, suit in (("club", "C"), ("spade", "S")):  # a suit reader sure as can be (odds e^40)
         black = [c for r in reads[name] for c in r if c[-1] in "SC"]
         assert black and all(c[-1] == suit for c in black), (name, black)
     assert Reader(folders["club"]).suit is not None
