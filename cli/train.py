@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the training photos to use")
     parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
     parser.add_argument("--export", action="store_true",
-                        help="only export models/weights/{detector,classifier}.pt to ONNX (no training)")
+                        help="only export models/weights/{detector,classifier,suit}.pt to ONNX (no training)")
     parser.add_argument("--no-export", action="store_true",
                         help="leave the ONNX files alone (export later with --export)")
     parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
@@ -45,6 +45,10 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"--export: no {' or '.join(str(WEIGHTS / m) for m in missing)} to export")
         print(export_detector(WEIGHTS / "detector.pt"))
         print(export_classifier(WEIGHTS / "classifier.pt"))
+        if (WEIGHTS / "suit.pt").exists():  # the suit reader, where one is shipped (models/suit.py)
+            from models.suit import export_weights
+
+            print(export_weights(WEIGHTS / "suit.pt"))
         return 0
     if args.cls_minutes is not None and args.cls_minutes <= 0:
         raise GinsightError("--cls-minutes must be more than 0")

@@ -170,6 +170,17 @@ def export_onnx(model, path: Path) -> None:
                       opset_version=17, dynamo=False)
 
 
+def export_weights(weights: Path) -> Path:
+    """``suit.pt`` -> ``suit.onnx`` beside it (as ``ginsight train --export`` does)."""
+    import torch
+
+    model = build_model()
+    model.load_state_dict(torch.load(weights, map_location="cpu")["model"])
+    out = Path(weights).with_suffix(".onnx")
+    export_onnx(model, out)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, action="append", required=True,

@@ -28,18 +28,18 @@ def test_a_classifier_budget_must_be_positive(tmp_path, capsys):
     assert "--cls-minutes must be more than 0" in capsys.readouterr().err
 
 
-def test_export_writes_both_onnx_files(tmp_path, monkeypatch):
+def test_export_writes_every_onnx_file(tmp_path, monkeypatch):
     import shutil
 
     import models.train as train
 
-    for name in ("detector.pt", "classifier.pt"):
+    for name in ("detector.pt", "classifier.pt", "suit.pt"):
         shutil.copy(train.MODELS / "weights" / name, tmp_path / name)
     monkeypatch.setattr(train, "WEIGHTS", tmp_path)
     assert main(["train", "--export"]) == 0
     import onnxruntime as ort
 
-    for name in ("detector.onnx", "classifier.onnx"):
+    for name in ("detector.onnx", "classifier.onnx", "suit.onnx"):
         assert ort.InferenceSession(str(tmp_path / name)).get_inputs(), name
 
 

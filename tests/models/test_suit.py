@@ -47,3 +47,20 @@ def test_crops_of_another_side_are_refused(tmp_path):
     _shards(tmp_path / "crops", 32, np.random.default_rng(0))
     with pytest.raises(ValueError, match="48-px"):
         suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, log=lambda *_: None)
+
+
+def test_export_weights_writes_an_onnx_that_reads_as_the_checkpoint(tmp_path):
+    import torch
+
+    from vision.onnx import IndexClassifier
+
+    model = suit.build_model().eval()
+    torch.save({"model": model.state_dict(), "history": []}, tmp_path / "suit.pt")
+    out = suit.export_weights(tmp_path / "suit.pt")
+    assert out == tmp_path / "suit.onnx"
+    x = np.random.default_rng(1).integers(0, 255, (4, 48, 48, 3), dtype=np.uint8)
+    from vision.crops import normalise, to_grey
+
+    with torch.no_grad():
+        want = torch.softmax(model(torch.from_numpy(normalise(to_grey(x)))), 1).numpy()
+    assert np.allclose(IndexClassifier(out)(x), want, atol=1e-4)
