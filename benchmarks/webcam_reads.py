@@ -29,7 +29,7 @@ from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa:
 from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
-from vision.reader import Settings  # noqa: E402
+from vision.reader import Settings, load_suit_reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
 BLACK = [c for c in CODES if c[-1] in "SC"]
@@ -86,15 +86,15 @@ def main() -> None:
         parser.error("no decks: fetch the real designs or give --procedural")
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
-    suits = {k: IndexClassifier(f / "suit.onnx") for k, f in folders.items()
-             if (f / "suit.onnx").exists() and Settings.load(f).suit_reader}
+    settings = {k: Settings.load(f) for k, f in folders.items()}
+    suits = {k: s for k, f in folders.items() if (s := load_suit_reader(f, settings[k])) is not None}
     sides = {c.size for c in classifiers.values()} | {c.size for c in suits.values()}
     rows = {}
     for name in names:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look) for s in sides}
         rows[name] = {k: read_deck(c, *crops[c.size], suits.get(k),
-                                   crops[suits[k].size][0] if k in suits else None, Settings.load(folders[k]).suit_rule)
+                                   crops[suits[k].size][0] if k in suits else None, settings[k].suit_rule)
                       for k, c in classifiers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
     if args.json:

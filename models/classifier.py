@@ -30,9 +30,10 @@ GROWN = {14: (64, 128), 20: (128, 256)}  # 64 channels at 8x8, 128 at 4x4
 ARCHS = ("base", "grown")
 
 
-def build_model(channels: int = CHANNELS, arch: str = "base"):
+def build_model(channels: int = CHANNELS, arch: str = "base", classes: int = NUM_CLASSES):
     """``arch`` "base": the network the reader shipped with until session 7; "grown": the same
-    with the residual blocks of :data:`GROWN` (its base's weights under ``base.``)."""
+    with the residual blocks of :data:`GROWN` (its base's weights under ``base.``). ``channels``
+    and ``classes``: its input and outputs (the suit reader, ``models/suit.py``: grey, two)."""
     import torch
     import torch.nn as nn
 
@@ -49,7 +50,7 @@ def build_model(channels: int = CHANNELS, arch: str = "base"):
         *block(32, 32, 1), *block(32, 64, 2),  # 8x8
         *block(64, 64, 1), *block(64, 128, 2),  # 4x4
         *block(128, 128, 1),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, NUM_CLASSES),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, classes),
     )
     if arch == "base":
         return base
@@ -302,15 +303,15 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:
     return correct / max(len(x), 1)
 
 
-def export_onnx(model, path: Path, crop: int | None = None) -> None:
+def export_onnx(model, path: Path, crop: int | None = None, channels: int = CHANNELS) -> None:
     """The ONNX input side is ``crop`` (default ``vision.crops.CROP``): the reader cuts its crops
-    at the side it finds there."""
+    at the side it finds there; ``channels``: 3 (BGR) or 1 (grey)."""
     import torch
 
     from vision.crops import CROP
 
     model.eval()
     side = crop or CROP
-    dummy = torch.zeros(1, CHANNELS, side, side)
+    dummy = torch.zeros(1, channels, side, side)
     torch.onnx.export(model, dummy, str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)

@@ -30,35 +30,26 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.cards import CODES
+from vision.suits import CLUBS, SPADES
 
 SUITS = ("S", "C")  # the outputs, in this order
-SPADE_CLASSES = [i for i, c in enumerate(CODES) if c[-1] == "S"]
-CLUB_CLASSES = [i for i, c in enumerate(CODES) if c[-1] == "C"]
 SIDE = 48
 CHANNELS = 1  # grey: a black index's suit is told by its shape alone
 
 
 def build_model():
-    """About 20 million multiply-adds a 48-pixel crop: 48 -> 24 -> 12 -> 6, pooled."""
-    import torch.nn as nn
+    """The card classifier's base network (``models.classifier.build_model``) on one grey
+    channel with two outputs: about 20 million multiply-adds a 48-pixel crop (48 -> 24 -> 12 ->
+    6, pooled)."""
+    from models.classifier import build_model as classifier_network
 
-    def block(cin: int, cout: int, stride: int) -> list:
-        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
-    return nn.Sequential(
-        *block(CHANNELS, 16, 1), *block(16, 32, 2),  # 24x24
-        *block(32, 32, 1), *block(32, 64, 2),  # 12x12
-        *block(64, 64, 1), *block(64, 128, 2),  # 6x6
-        *block(128, 128, 1),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, len(SUITS)),
-    )
+    return classifier_network(channels=CHANNELS, classes=len(SUITS))
 
 
 def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The crops of spades and clubs (card classes as ``ginsight dataset`` writes them), with
     suit labels 0 spade, 1 club; other suits and "no index" dropped."""
-    spade, club = np.isin(y, SPADE_CLASSES), np.isin(y, CLUB_CLASSES)
+    spade, club = np.isin(y, SPADES), np.isin(y, CLUBS)
     keep = spade | club
     return x[keep], club[keep].astype(np.int64)
 
@@ -87,20 +78,6 @@ def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     return normalise(to_grey(augment(rng, x)))
 
 
-def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:
-    import torch
-
-    from vision.crops import normalise, to_grey
-
-    model.eval()
-    right = 0
-    with torch.no_grad():
-        for s in range(0, len(x), batch):
-            logits = model(torch.from_numpy(normalise(to_grey(x[s:s + batch]))))
-            right += int((logits.argmax(1).numpy() == y[s:s + batch]).sum())
-    return right / max(len(x), 1)
-
-
 def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
           lr: float = 3e-3, threads: int = 2, seed: int = 0, log=print) -> dict:
     """From scratch on the black crops of ``folders`` for at most ``minutes`` (the learning rate
@@ -109,13 +86,15 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     import torch
     import torch.nn.functional as F
 
-    from models.classifier import lr_at
+    from models.classifier import evaluate, lr_at
+    from vision.crops import to_grey
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     x, y, train_counts = load(folders, "train")
     x_val, y_val, val_counts = load(folders, "val")
+    x_val = to_grey(x_val)  # once: read as the reader reads it, grey
     log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
         f"{y.mean():.2f} clubs; {len(y_val)} validation")
     model = build_model()
@@ -142,13 +121,14 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
             opt.step()
             seen += len(idx)
             loss_sum += loss.item() * len(idx)
-        val = {}
-        at = 0
-        for folder, n in zip(folders, val_counts, strict=True):
-            val[str(folder)] = round(evaluate(model, x_val[at:at + n], y_val[at:at + n]), 4)
+        accs, at = [], 0
+        for n in val_counts:
+            accs.append(evaluate(model, x_val[at:at + n], y_val[at:at + n]))
             at += n
-        row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4), "val": val,
-               "val_all": round(evaluate(model, x_val, y_val), 4), "crops_per_s": round(seen / (time.time() - t0), 1),
+        val_all = sum(a * n for a, n in zip(accs, val_counts, strict=True)) / max(sum(val_counts), 1)
+        row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4),
+               "val": {str(f): round(a, 4) for f, a in zip(folders, accs, strict=True)},
+               "val_all": round(val_all, 4), "crops_per_s": round(seen / (time.time() - t0), 1),
                "minutes": round((time.time() - start) / 60, 1)}
         history.append(row)
         log(json.dumps(row))
@@ -162,12 +142,9 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
 
 
 def export_onnx(model, path: Path) -> None:
-    import torch
+    from models.classifier import export_onnx as export
 
-    model.eval()
-    torch.onnx.export(model, torch.zeros(1, CHANNELS, SIDE, SIDE), str(path), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
-                      opset_version=17, dynamo=False)
+    export(model, path, SIDE, CHANNELS)
 
 
 def export_weights(weights: Path) -> Path:

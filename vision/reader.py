@@ -94,8 +94,7 @@ class Reader:
         self.settings = Settings.load(folder)
         self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
         self.classifier = IndexClassifier(cls, threads=threads)
-        suit = folder / "suit.onnx"
-        self.suit = IndexClassifier(suit, threads=threads) if self.settings.suit_reader and suit.exists() else None
+        self.suit = load_suit_reader(folder, self.settings, threads)
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
@@ -130,6 +129,13 @@ class Reader:
         cards = group_indices(indices, self.settings)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+
+
+def load_suit_reader(folder: Path, settings: Settings, threads: int = 2) -> IndexClassifier | None:
+    """A weights folder's suit reader (``suit.onnx``); None where it has none or its settings
+    turn it off."""
+    path = folder / "suit.onnx"
+    return IndexClassifier(path, threads=threads) if settings.suit_reader and path.exists() else None
 
 
 def _size(box) -> float:
