@@ -26,8 +26,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=0,
                         help="data-loading processes (default 0: none on a CPU; 8 for the detector on a GPU)")
     parser.add_argument("--resume", action="store_true",
-                        help="go on from the shipped weights (models/weights) instead of from scratch")
+                        help="go on from the weights in --weights instead of from scratch")
+    parser.add_argument("--weights", metavar="DIR",
+                        help="the weights folder to go on from (--resume), write into and export in (default: "
+                             "the shipped models/weights; a copy of it makes a candidate to compare first)")
     parser.add_argument("--fraction", type=float, default=1.0, help="share of the training photos to use")
+    parser.add_argument("--warmup-epochs", type=float, default=3.0,
+                        help="detector learning-rate warm-up in epochs (default 3, Ultralytics'; 0.3 suits a short "
+                             "run going on from trained weights)")
     parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
     parser.add_argument("--export", action="store_true",
                         help="only export models/weights/{detector,classifier,suit}.pt to ONNX (no training)")
@@ -39,16 +45,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from models.train import WEIGHTS, export_classifier, export_detector, train_classifier_run, train_detector
 
+    weights = Path(args.weights) if args.weights else WEIGHTS
+    if args.weights and not weights.is_dir():
+        raise GinsightError(f"--weights: {weights} is not a folder")
     if args.export:
-        missing = [name for name in ("detector.pt", "classifier.pt") if not (WEIGHTS / name).exists()]
+        missing = [name for name in ("detector.pt", "classifier.pt") if not (weights / name).exists()]
         if missing:
-            raise GinsightError(f"--export: no {' or '.join(str(WEIGHTS / m) for m in missing)} to export")
-        print(export_detector(WEIGHTS / "detector.pt"))
-        print(export_classifier(WEIGHTS / "classifier.pt"))
-        if (WEIGHTS / "suit.pt").exists():  # the suit reader, where one is shipped (models/suit.py)
+            raise GinsightError(f"--export: no {' or '.join(str(weights / m) for m in missing)} to export")
+        print(export_detector(weights / "detector.pt", weights=weights))
+        print(export_classifier(weights / "classifier.pt", weights=weights))
+        if (weights / "suit.pt").exists():  # the suit reader, where one is shipped (models/suit.py)
             from models.suit import export_weights
 
-            print(export_weights(WEIGHTS / "suit.pt"))
+            print(export_weights(weights / "suit.pt"))
         return 0
     if args.cls_minutes is not None and args.cls_minutes <= 0:
         raise GinsightError("--cls-minutes must be more than 0")
@@ -62,13 +71,14 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"{data}/crops has no training crops (was it written with --no-crops?)")
         train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
                              device=args.device, workers=args.workers, minutes=args.cls_minutes,
-                             lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow)
+                             lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow, weights=weights)
     if args.what in ("both", "detector"):
-        resume_from = WEIGHTS / "detector.pt" if args.resume else None
+        resume_from = weights / "detector.pt" if args.resume else None
         if args.resume and not resume_from.exists():
             raise GinsightError(f"--resume: no {resume_from} to go on from")
         train_detector(data / "data.yaml", epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                        device=args.device, threads=args.threads, resume_from=resume_from,
                        project=Path(args.project), fraction=args.fraction, hours=args.hours,
-                       workers=args.workers or None, export=not args.no_export)
+                       workers=args.workers or None, export=not args.no_export, weights=weights,
+                       warmup_epochs=args.warmup_epochs)
     return 0

@@ -79,10 +79,11 @@ def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
 
 
 def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
-          lr: float = 3e-3, threads: int = 2, seed: int = 0, log=print) -> dict:
-    """From scratch on the black crops of ``folders`` for at most ``minutes`` (the learning rate
-    follows the time spent: ``models.classifier.lr_at``); writes ``suit.pt``, ``suit.onnx`` and
-    ``suit_metrics.json`` (validation accuracy per folder) into ``out``."""
+          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None, log=print) -> dict:
+    """From scratch (or from ``resume``, a ``suit.pt``, its history carried on) on the black
+    crops of ``folders`` for at most ``minutes`` (the learning rate follows the time spent:
+    ``models.classifier.lr_at``); writes ``suit.pt``, ``suit.onnx`` and ``suit_metrics.json``
+    (validation accuracy per folder) into ``out``."""
     import torch
     import torch.nn.functional as F
 
@@ -98,10 +99,17 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
         f"{y.mean():.2f} clubs; {len(y_val)} validation")
     model = build_model()
+    history = []
+    if resume is not None:
+        state = torch.load(resume, map_location="cpu")
+        model.load_state_dict(state["model"])
+        history = list(state.get("history") or [])
+        log(f"going on from {resume} ({len(history)} epochs)")
+    done = len(history)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     out.mkdir(parents=True, exist_ok=True)
-    start, budget, history = time.time(), minutes * 60, []
-    for epoch in range(epochs):
+    start, budget = time.time(), minutes * 60
+    for epoch in range(done, done + epochs):
         if time.time() - start >= budget:
             break
         model.train()
@@ -129,7 +137,7 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4),
                "val": {str(f): round(a, 4) for f, a in zip(folders, accs, strict=True)},
                "val_all": round(val_all, 4), "crops_per_s": round(seen / (time.time() - t0), 1),
-               "minutes": round((time.time() - start) / 60, 1)}
+               "minutes": round((time.time() - start) / 60, 1), **({"resumed": str(resume)} if resume else {})}
         history.append(row)
         log(json.dumps(row))
         torch.save({"model": model.state_dict(), "history": history}, out / "suit.pt")
@@ -166,8 +174,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--resume", type=Path, metavar="PT", help="go on from this suit.pt (e.g. the shipped one)")
     args = parser.parse_args(argv)
-    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed)
+    if args.resume is not None and not args.resume.is_file():
+        parser.error(f"--resume: no {args.resume}")
+    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume)
 
 
 if __name__ == "__main__":

@@ -36,9 +36,10 @@ def offline_ultralytics(threads: int | None = None):
     return ultralytics
 
 
-def _append_history(entry: dict) -> None:
-    WEIGHTS.mkdir(parents=True, exist_ok=True)
-    path = WEIGHTS / "history.json"
+def _append_history(entry: dict, weights: Path | None = None) -> None:
+    weights = Path(weights or WEIGHTS)
+    weights.mkdir(parents=True, exist_ok=True)
+    path = weights / "history.json"
     history = json.loads(path.read_text()) if path.exists() else []
     history.append(entry)
     path.write_text(json.dumps(history, indent=2) + "\n")
@@ -48,12 +49,17 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
                    threads: int = 2, resume_from: Path | None = None, project: Path = Path("runs"),
                    name: str = "detector", fraction: float = 1.0, export_imgsz: int = 640,
                    hours: float | None = None, workers: int | None = None, export: bool = True,
-                   log=print) -> dict:
+                   weights: Path | None = None, warmup_epochs: float = 3.0, log=print) -> dict:
     """Train (or go on training from ``resume_from``, e.g. the shipped ``detector.pt``).
+
+    The result is written into ``weights`` (default the shipped ``models/weights``; a copy of it
+    makes a candidate folder to compare before shipping), its run appended to its history.json.
 
     ``hours``: a time budget; Ultralytics then fits the epochs (and the learning-rate
     schedule) to it, ``epochs`` being only the first guess. ``workers``: data-loading
-    processes on a GPU (Ultralytics uses none on a CPU).
+    processes on a GPU (Ultralytics uses none on a CPU). ``warmup_epochs``: Ultralytics'
+    learning-rate warm-up (its default 3); going on from trained weights for an epoch or two on
+    a CPU, a shorter one (0.3) leaves most of the run at the working rate.
     """
     offline_ultralytics(threads)
     from ultralytics import YOLO
@@ -68,6 +74,7 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
         # GPU waits on the data loader anyway.
         amp=False, fliplr=0.0, flipud=0.0,  # a mirrored card shows glyphs no real card has
         mosaic=0.5, scale=0.4, degrees=0.0, close_mosaic=1 if hours else max(1, epochs // 4), fraction=fraction,
+        warmup_epochs=warmup_epochs,
         patience=0, verbose=False, seed=0, deterministic=False, **({"time": hours} if hours else {}),
     )
     run_dir = Path(results.save_dir) if results is not None else Path(project) / name
@@ -77,34 +84,37 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
     metrics = {}
     if results is not None and hasattr(results, "results_dict"):
         metrics = {k: round(float(v), 4) for k, v in results.results_dict.items()}
-    WEIGHTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(best, WEIGHTS / "detector.pt")
+    weights = Path(weights or WEIGHTS)
+    weights.mkdir(parents=True, exist_ok=True)
+    shutil.copy(best, weights / "detector.pt")
     if export:
-        export_detector(WEIGHTS / "detector.pt", export_imgsz)
+        export_detector(weights / "detector.pt", export_imgsz, weights=weights)
     entry = {
         "model": "detector", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(data),
         "epochs": _epochs_run(run_dir) or epochs, "hours_budget": hours, "imgsz": imgsz, "batch": batch,
-        "device": device, "from": str(resume_from or MODEL_YAML),
+        "warmup_epochs": warmup_epochs, "device": device, "from": str(resume_from or MODEL_YAML),
         "minutes": round((time.time() - start) / 60, 1), "synthetic_val": metrics,
     }
-    _append_history(entry)
+    _append_history(entry, weights)
     log(json.dumps(entry))
     return entry
 
 
-def export_detector(weights: Path, imgsz: int = 640) -> Path:
-    """``detector.pt`` -> ``models/weights/detector.onnx``, with a dynamic input size so that
-    the reader's half-scale look costs a quarter of the full one (``imgsz`` is the default)."""
+def export_detector(pt: Path, imgsz: int = 640, weights: Path | None = None) -> Path:
+    """``detector.pt`` -> ``detector.onnx`` in ``weights`` (default ``models/weights``), with a
+    dynamic input size so that the reader's half-scale look costs a quarter of the full one
+    (``imgsz`` is the default)."""
     offline_ultralytics()
     from ultralytics import YOLO
 
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "detector.pt"  # Ultralytics writes the ONNX beside its input
-        shutil.copy(weights, copy)
+        shutil.copy(pt, copy)
         onnx = YOLO(str(copy)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=True, opset=17)
-        WEIGHTS.mkdir(parents=True, exist_ok=True)
-        shutil.move(onnx, WEIGHTS / "detector.onnx")
-    return WEIGHTS / "detector.onnx"
+        weights = Path(weights or WEIGHTS)
+        weights.mkdir(parents=True, exist_ok=True)
+        shutil.move(onnx, weights / "detector.onnx")
+    return weights / "detector.onnx"
 
 
 def _epochs_run(run_dir: Path) -> int | None:
@@ -116,12 +126,15 @@ def _epochs_run(run_dir: Path) -> int | None:
 
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
                          workers: int = 0, minutes: float | None = None, lr: float = 3e-3, export: bool = True,
-                         grow: bool = False, log=print) -> dict:
+                         grow: bool = False, weights: Path | None = None, log=print) -> dict:
+    """Train the classifier (or go on from ``weights``' classifier.pt with ``resume``) into
+    ``weights`` (default ``models/weights``)."""
     from models.classifier import train_classifier
 
     start = time.time()
-    previous = WEIGHTS / "classifier.pt"
-    metrics = train_classifier(crops, WEIGHTS, epochs=epochs, threads=threads, device=device, workers=workers,
+    weights = Path(weights or WEIGHTS)
+    previous = weights / "classifier.pt"
+    metrics = train_classifier(crops, weights, epochs=epochs, threads=threads, device=device, workers=workers,
                                minutes=minutes, lr=lr, export=export, grow=grow,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
@@ -131,18 +144,20 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
              "input": f"{side}x{side}x{CHANNELS}", "arch": metrics["arch"], "epochs": metrics["epochs_run"],
              "minutes_budget": minutes, "lr": lr, "device": device, "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
-    _append_history(entry)
+    _append_history(entry, weights)
     return entry
 
 
-def export_classifier(weights: Path) -> Path:
-    """``classifier.pt`` -> ``models/weights/classifier.onnx`` (e.g. after training elsewhere)."""
+def export_classifier(pt: Path, weights: Path | None = None) -> Path:
+    """``classifier.pt`` -> ``classifier.onnx`` in ``weights`` (default ``models/weights``; e.g.
+    after training elsewhere)."""
     import torch
 
     from models.classifier import export_onnx, load_model, trained_crop
 
-    state = torch.load(weights, map_location="cpu")
+    state = torch.load(pt, map_location="cpu")
     model = load_model(state)
-    WEIGHTS.mkdir(parents=True, exist_ok=True)
-    export_onnx(model, WEIGHTS / "classifier.onnx", trained_crop(state.get("history") or []))
-    return WEIGHTS / "classifier.onnx"
+    weights = Path(weights or WEIGHTS)
+    weights.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, weights / "classifier.onnx", trained_crop(state.get("history") or []))
+    return weights / "classifier.onnx"

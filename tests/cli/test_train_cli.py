@@ -47,3 +47,24 @@ def test_dataset_refuses_a_crop_side_out_of_range_by_name(tmp_path, capsys):
     assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--crop", "4"]) == 2
     assert "--crop must be 8 to 256 pixels" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()  # nothing written
+
+
+def test_weights_folder_is_where_export_reads_and_writes(tmp_path):
+    # --weights DIR: a candidate folder (a copy of the shipped one) is exported in place and the
+    # shipped folder is left alone.
+    import shutil
+
+    import models.train as train
+
+    for name in ("detector.pt", "classifier.pt"):
+        shutil.copy(train.MODELS / "weights" / name, tmp_path / name)
+    shipped = {p.name: p.stat().st_mtime_ns for p in (train.MODELS / "weights").glob("*.onnx")}
+    assert main(["train", "--export", "--weights", str(tmp_path)]) == 0
+    assert (tmp_path / "detector.onnx").exists() and (tmp_path / "classifier.onnx").exists()
+    assert not (tmp_path / "suit.onnx").exists()  # no suit.pt there, none exported
+    assert {p.name: p.stat().st_mtime_ns for p in (train.MODELS / "weights").glob("*.onnx")} == shipped
+
+
+def test_weights_folder_must_exist(tmp_path, capsys):
+    assert main(["train", "--export", "--weights", str(tmp_path / "nowhere")]) == 2
+    assert "--weights: " + str(tmp_path / "nowhere") + " is not a folder" in capsys.readouterr().err

@@ -64,3 +64,26 @@ def test_export_weights_writes_an_onnx_that_reads_as_the_checkpoint(tmp_path):
     with torch.no_grad():
         want = torch.softmax(model(torch.from_numpy(normalise(to_grey(x)))), 1).numpy()
     assert np.allclose(IndexClassifier(out)(x), want, atol=1e-4)
+
+
+def test_resume_goes_on_from_the_weights_and_carries_the_history(tmp_path):
+    import torch
+
+    _shards(tmp_path / "crops", 48, np.random.default_rng(0))
+    quiet = {"batch": 16, "log": lambda *_: None}
+    first = suit.train([tmp_path / "crops"], tmp_path / "a", minutes=0.1, epochs=1, **quiet)
+    start = torch.load(tmp_path / "a" / "suit.pt")["model"]
+    again = suit.train([tmp_path / "crops"], tmp_path / "b", minutes=0.1, epochs=1, lr=0.0, resume=tmp_path / "a" / "suit.pt",
+                       **quiet)
+    assert [row["epoch"] for row in again["history"]] == [1, 2]
+    assert again["history"][0] == first["history"][0] and again["history"][1]["resumed"].endswith("suit.pt")
+    # lr 0 (weight decay included): the weights it went on from are the weights it ends with
+    end = torch.load(tmp_path / "b" / "suit.pt")["model"]
+    assert all(torch.equal(start[k], end[k]) for k in start if "running" not in k and "num_batches" not in k)
+
+
+def test_resume_from_a_missing_file_is_refused_by_name(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1", "--resume",
+                   str(tmp_path / "nowhere.pt")])
+    assert "--resume: no " + str(tmp_path / "nowhere.pt") in capsys.readouterr().err
