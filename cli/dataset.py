@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-crops", action="store_true", help="skip the classifier's index crops")
     parser.add_argument("--val-only", action="store_true",
                         help="write only the validation photos of the N (the same as in the whole set)")
+    parser.add_argument("--kind", action="append", metavar="KIND",
+                        help="only this kind of scene (repeatable; fan, spread, single, showdown, closeup); "
+                             "default: every kind at its share")
     parser.add_argument("--crop", type=int, default=32, metavar="PX",
                         help="side of the index crops in pixels (default 32; a classifier reads at its crops' side)")
 
@@ -36,6 +39,11 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError("--val must be in [0, 1)")
     if not 8 <= args.crop <= 256:
         raise GinsightError("--crop must be 8 to 256 pixels")
+    from datasets.scenes import KINDS
+
+    unknown = sorted(set(args.kind or ()) - set(KINDS))
+    if unknown:
+        raise GinsightError(f"--kind: unknown scene kind(s) {', '.join(unknown)} (known: {', '.join(KINDS)})")
     out = Path(args.out)
     if out.exists() and any((out / "images").glob("*/*.jpg")):
         raise GinsightError(f"{out} already holds a data set: pick an empty folder")
@@ -49,6 +57,6 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
                     decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
-                    val_only=args.val_only)
+                    val_only=args.val_only, kinds=args.kind)
     print(json.dumps(summary))
     return 0

@@ -26,7 +26,7 @@ import numpy as np
 
 from datasets.backgrounds import Backgrounds
 from datasets.decks import available_decks, load_deck, procedural_deck
-from datasets.scenes import Scene, make_scene
+from datasets.scenes import KINDS, Scene, make_scene
 from engine.cards import CODES
 from vision.crops import CROP, crop_square
 from vision.evaluate import iou
@@ -39,8 +39,9 @@ SHARD = 200  # images per worker task
 _STATE: dict = {}
 
 
-def _init(deck_names: list[str], procedural: int, height: int) -> None:
+def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str, ...] | None = None) -> None:
     cv2.setNumThreads(1)
+    _STATE["kinds"] = kinds
     decks = [load_deck(n, height=height) for n in deck_names]
     decks += [procedural_deck(seed, height=height) for seed in range(procedural)]
     _STATE["decks"] = decks
@@ -96,7 +97,9 @@ def _task(args: tuple) -> tuple[int, int]:
     n_labels = 0
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
-        scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size)
+        kinds = _STATE.get("kinds")
+        kind = kinds[int(rng.integers(len(kinds)))] if kinds else None  # else by scenes.KINDS' shares
+        scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind)
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         lines = yolo_lines(scene)
@@ -114,14 +117,19 @@ def _task(args: tuple) -> tuple[int, int]:
 
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
-          crop: int = CROP, progress: bool = True, val_only: bool = False) -> dict:
+          crop: int = CROP, progress: bool = True, val_only: bool = False, kinds: list[str] | None = None) -> dict:
     """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
     summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
     gives the same photos and crops of the same boxes at another resolution. ``val_only``: only
     the validation share of the ``n`` (the same photos as in the whole set), e.g. to benchmark
-    on a set without writing its training photos again."""
+    on a set without writing its training photos again. ``kinds``: only these scene kinds
+    (``scenes.KINDS``), each as likely, e.g. a set of held-up cards alone; by default every kind
+    at its share."""
     if not 8 <= crop <= 256:
         raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
+    unknown = sorted(set(kinds or ()) - set(KINDS))
+    if unknown:
+        raise ValueError(f"unknown scene kind(s) {', '.join(unknown)}: {', '.join(KINDS)}")
     out = Path(out)
     deck_names = decks if decks is not None else [d for d in available_decks() if not d.startswith("procedural")]
     for split in ("train", "val"):
@@ -136,7 +144,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
-    initargs = (deck_names, procedural, height)
+    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None)
     if workers == 1:
         _init(*initargs)
         results = map(_task, tasks)
@@ -161,7 +169,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         f"names: {json.dumps(CLASS_NAMES)}\n"
     )
     summary = {"images": total, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
-               "procedural_decks": procedural,
+               "procedural_decks": procedural, **({"kinds": list(kinds)} if kinds else {}),
                "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary

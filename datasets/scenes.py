@@ -24,6 +24,7 @@ from datasets.backgrounds import Backgrounds
 from datasets.decks import Deck
 
 KINDS = {"fan": 0.26, "spread": 0.24, "single": 0.14, "showdown": 0.12, "closeup": 0.24}
+FAR_SINGLE = 1 / 3  # share of "single" photos whose card is held far from the camera (session 16)
 MIN_VISIBLE = 0.6  # share of an index's area that must show for it to be labelled
 FINGER = -2  # owner id of pixels covered by a finger
 OUTSIDE = -3
@@ -66,7 +67,10 @@ def _place(face_hw: tuple[int, int], height: float, angle: float, cx: float, cy:
 
 # --- layouts: each returns a list of 3x3 transforms, bottom card first ------------------
 def layout_single(rng, face_hw, size):
-    height = size * rng.uniform(0.3, 1.15)
+    """One card held up: near the camera (0.3-1.15 of the frame high), or, a third of the time,
+    at arm's length from a webcam (0.12-0.3 of the frame: an index of about 8-25 px)."""
+    far = rng.random() < FAR_SINGLE
+    height = size * (rng.uniform(0.12, 0.3) if far else rng.uniform(0.3, 1.15))
     angle = rng.normal(0, 20) if rng.random() < 0.6 else rng.uniform(0, 360)
     cx, cy = rng.uniform(0.2, 0.8, 2) * size
     return [_place(face_hw, height, angle, cx, cy)]

@@ -68,3 +68,9 @@ def test_weights_folder_is_where_export_reads_and_writes(tmp_path):
 def test_weights_folder_must_exist(tmp_path, capsys):
     assert main(["train", "--export", "--weights", str(tmp_path / "nowhere")]) == 2
     assert "--weights: " + str(tmp_path / "nowhere") + " is not a folder" in capsys.readouterr().err
+
+
+def test_dataset_refuses_an_unknown_scene_kind_by_name(tmp_path, capsys):
+    assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--kind", "single", "--kind", "juggling"]) == 2
+    assert "--kind: unknown scene kind(s) juggling" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

@@ -115,3 +115,29 @@ def test_stretched_photos_keep_their_labels_on_the_indices(deck, monkeypatch):
             assert qx1 - 2 <= x1 and qy1 - 2 <= y1 and x2 <= qx2 + 2 and y2 <= qy2 + 2
             found += 1
     assert found > 0
+
+
+def test_single_cards_are_held_near_and_far(deck):
+    # A third of the held-up cards are far from the camera (0.12-0.3 of the frame high), the
+    # rest near (0.3-1.15); the far ones' small labels still lie on ink.
+    from datasets.scenes import layout_single
+
+    rng = np.random.default_rng(3)
+    heights = []
+    for _ in range(300):
+        (m,) = layout_single(rng, (200, 140), 480)
+        heights.append(np.hypot(m[0, 1], m[1, 1]) * 200 / 480)  # the card's height over the frame's
+    heights = np.array(heights)
+    assert heights.min() >= 0.12 - 1e-9 and heights.max() <= 1.15 + 1e-9
+    assert 0.25 < (heights < 0.3).mean() < 0.42
+    import datasets.scenes as scenes
+
+    small = 0
+    for i in range(40):
+        scene = make_scene(np.random.default_rng([5, i]), [deck], Backgrounds(), 480, "single", clean=True)
+        for label in scene.labels:
+            x1, y1, x2, y2 = label.box
+            if max(x2 - x1, y2 - y1) < 25:
+                small += 1
+                assert _ink_share(scene.image, label.box) > 0.05
+    assert small > 0 and abs(scenes.FAR_SINGLE - 1 / 3) < 1e-9

@@ -124,3 +124,16 @@ def test_val_only_writes_the_same_validation_photos_and_no_training_ones(tiny_da
     assert shipped
     for f in shipped:
         assert (val / f.relative_to(tiny_data)).read_bytes() == f.read_bytes(), f.name
+
+
+def test_kinds_make_a_set_of_those_scenes_only(tmp_path):
+    import datasets.build as build
+
+    build._STATE.clear()
+    summary = build.build(tmp_path / "single", 8, seed=3, size=160, workers=1, decks=[], procedural=1, height=120,
+                          progress=False, crops=False, kinds=["single"])
+    assert summary["kinds"] == ["single"]
+    counts = [len(f.read_text().splitlines()) for f in (tmp_path / "single" / "labels").rglob("*.txt")]
+    assert len(counts) == 8 and max(counts) <= 2 and sum(counts) > 0  # one card: at most its two indices
+    with pytest.raises(ValueError, match="unknown scene kind"):
+        build.build(tmp_path / "x", 2, seed=0, progress=False, kinds=["juggling"])
