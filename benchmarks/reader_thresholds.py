@@ -6,12 +6,17 @@ Each photo is read once with no card threshold; every card read is kept with its
 and whether it is in the photo; then each threshold is applied to those reads.
 
     python benchmarks/reader_thresholds.py --data data/synth2 [--photos 300] [--weights models/weights]
+
+With ``--weights`` twice (and ``--data`` several times) two folders' curves are printed side by
+side on the same photos, e.g. to tell a detector that finds fewer but surer cards from one
+that is only set at another threshold (session 16); ``--json`` writes them too.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 from pathlib import Path
 
@@ -36,26 +41,43 @@ def sweep(reads: list[list[tuple[float, bool]]], n_true: int, thresholds=THRESHO
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", required=True, type=Path, help="a folder written by `ginsight dataset`")
+    parser.add_argument("--data", required=True, type=Path, action="append",
+                        help="a folder written by `ginsight dataset` (repeat for several)")
     parser.add_argument("--photos", type=int, default=300, help="validation photos (default 300)")
-    parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
+    parser.add_argument("--weights", type=Path, action="append",
+                        help="a weights folder (repeat for two side by side; default models/weights)")
+    parser.add_argument("--thresholds", type=lambda v: tuple(float(x) for x in v.split(",")), default=THRESHOLDS,
+                        help="comma-separated card thresholds (default %(default)s)")
+    parser.add_argument("--json", type=Path, help="also write the curves to this file")
     args = parser.parse_args()
 
-    reader = Reader(args.weights)
-    shipped = reader.settings
-    reader.settings = dataclasses.replace(shipped, min_card=0.0)
-    photos = synthetic_validation(args.data, args.photos)
-    reads, n_true = [], 0
-    for t in photos:
-        truth = t.codes
-        n_true += len(truth)
-        reads.append([(c.confidence, c.card in truth) for c in reader.read(t.image).cards])
-    print(f"Card precision and recall by card threshold, {len(photos)} synthetic validation photos "
-          f"(shipped threshold {shipped.min_card})")
-    print("| min_card | precision | recall |")
-    print("|---|---|---|")
-    for thr, p, r in sweep(reads, n_true):
-        print(f"| {thr} | {p:.3f} | {r:.3f} |")
+    folders = args.weights or [ROOT / "models" / "weights"]
+    out = {}
+    for data in args.data:
+        photos = synthetic_validation(data, args.photos)
+        curves = {}
+        for folder in folders:
+            reader = Reader(folder)
+            shipped = reader.settings
+            reader.settings = dataclasses.replace(shipped, min_card=0.0)
+            reads, n_true = [], 0
+            for t in photos:
+                truth = t.codes
+                n_true += len(truth)
+                reads.append([(c.confidence, c.card in truth) for c in reader.read(t.image).cards])
+            curves[str(folder)] = {"threshold": shipped.min_card,
+                                   "rows": [[thr, round(p, 4), round(r, 4)] for thr, p, r in
+                                            sweep(reads, n_true, args.thresholds)]}
+        out[str(data)] = {"photos": len(photos), "curves": curves}
+        print(f"\n{data}: card precision and recall by card threshold, {len(photos)} synthetic validation photos")
+        print("| min_card | " + " | ".join(f"{f} (at {c['threshold']}): precision, recall" for f, c in curves.items())
+              + " |")
+        print("|---|" + "---|" * len(curves))
+        for i, thr in enumerate(args.thresholds):
+            print(f"| {thr} | " + " | ".join(f"{c['rows'][i][1]:.3f}, {c['rows'][i][2]:.3f}" for c in curves.values())
+                  + " |")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
 
 
 if __name__ == "__main__":
