@@ -1,8 +1,8 @@
 """The shipped models (models/weights) read real photos from tests/fixtures/real-dev.
 
 The reader's accuracy on real photos is below its targets (see models/MODEL_CARD.md): these
-tests pin what the shipped weights do today (22 cards right, 3 wrong on these eight photos;
-session 13's, without the suit reader: 18 and 5), so
+tests pin what the shipped weights do today (23 cards right, 2 wrong on these eight photos;
+session 15's: 22 and 3; session 13's, without the suit reader: 18 and 5), so
 that a change that breaks reading is seen; tighten them as the model improves.
 """
 
@@ -69,12 +69,12 @@ def test_right_and_wrong_over_the_fixtures(reader):
         read = set(reader.read(t.image).codes())
         right += len(read & t.codes)
         wrong += len(read - t.codes)
-    assert right >= 21 and wrong <= 3, (right, wrong)
+    assert right >= 22 and wrong <= 2, (right, wrong)
 
 
 def test_the_shipped_suit_reader_is_loaded_and_reads_the_table_photos_clubs(reader):
     # Session 15: the suit reader gives the black suit with the classifier; without it, this
-    # photo's 2C, QC and TC were read as spades.
+    # photo's 2C, QC and TC were read as spades; session 16's (trained on) reads its 6C too.
     assert reader.suit is not None and (reader.suit.size, reader.suit.classes) == (48, 2)
     table = _photo("webcam_WIN__WIN_20240627_12_09_15")
-    assert {"2C", "QC", "TC"} <= set(reader.read(table.image).codes())
+    assert {"2C", "QC", "TC", "6C"} <= set(reader.read(table.image).codes())
