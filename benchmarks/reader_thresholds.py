@@ -52,20 +52,21 @@ def main() -> None:
     args = parser.parse_args()
 
     folders = args.weights or [ROOT / "models" / "weights"]
+    readers = {folder: Reader(folder) for folder in folders}  # loaded once, for every data set
+    shipped = {folder: reader.settings.min_card for folder, reader in readers.items()}
+    for reader in readers.values():
+        reader.settings = dataclasses.replace(reader.settings, min_card=0.0)
     out = {}
     for data in args.data:
         photos = synthetic_validation(data, args.photos)
         curves = {}
-        for folder in folders:
-            reader = Reader(folder)
-            shipped = reader.settings
-            reader.settings = dataclasses.replace(shipped, min_card=0.0)
+        for folder, reader in readers.items():
             reads, n_true = [], 0
             for t in photos:
                 truth = t.codes
                 n_true += len(truth)
                 reads.append([(c.confidence, c.card in truth) for c in reader.read(t.image).cards])
-            curves[str(folder)] = {"threshold": shipped.min_card,
+            curves[str(folder)] = {"threshold": shipped[folder],
                                    "rows": [[thr, round(p, 4), round(r, 4)] for thr, p, r in
                                             sweep(reads, n_true, args.thresholds)]}
         out[str(data)] = {"photos": len(photos), "curves": curves}

@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError("--val must be in [0, 1)")
     if not 8 <= args.crop <= 256:
         raise GinsightError("--crop must be 8 to 256 pixels")
-    from datasets.scenes import KINDS
+    from datasets.scenes import KINDS, unknown_kinds
 
-    unknown = sorted(set(args.kind or ()) - set(KINDS))
+    unknown = unknown_kinds(args.kind)
     if unknown:
         raise GinsightError(f"--kind: unknown scene kind(s) {', '.join(unknown)} (known: {', '.join(KINDS)})")
     out = Path(args.out)

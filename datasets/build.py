@@ -26,7 +26,7 @@ import numpy as np
 
 from datasets.backgrounds import Backgrounds
 from datasets.decks import available_decks, load_deck, procedural_deck
-from datasets.scenes import KINDS, Scene, make_scene
+from datasets.scenes import KINDS, Scene, make_scene, unknown_kinds
 from engine.cards import CODES
 from vision.crops import CROP, crop_square
 from vision.evaluate import iou
@@ -95,9 +95,9 @@ def _task(args: tuple) -> tuple[int, int]:
     xs: list = []
     ys: list = []
     n_labels = 0
+    kinds = _STATE.get("kinds")
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
-        kinds = _STATE.get("kinds")
         kind = kinds[int(rng.integers(len(kinds)))] if kinds else None  # else by scenes.KINDS' shares
         scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind)
         name = f"{i:06d}"
@@ -127,7 +127,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     at its share."""
     if not 8 <= crop <= 256:
         raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
-    unknown = sorted(set(kinds or ()) - set(KINDS))
+    unknown = unknown_kinds(kinds)
     if unknown:
         raise ValueError(f"unknown scene kind(s) {', '.join(unknown)}: {', '.join(KINDS)}")
     out = Path(out)

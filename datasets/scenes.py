@@ -30,6 +30,11 @@ FINGER = -2  # owner id of pixels covered by a finger
 OUTSIDE = -3
 
 
+def unknown_kinds(kinds) -> list[str]:
+    """The names in ``kinds`` that are not scene kinds (:data:`KINDS`), sorted."""
+    return sorted(set(kinds or ()) - set(KINDS))
+
+
 @dataclass
 class IndexLabel:
     card: str

@@ -36,10 +36,15 @@ def offline_ultralytics(threads: int | None = None):
     return ultralytics
 
 
+def _folder(weights: Path | None) -> Path:
+    """A weights folder to write into (default the shipped ``models/weights``), made if missing."""
+    folder = Path(weights or WEIGHTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def _append_history(entry: dict, weights: Path | None = None) -> None:
-    weights = Path(weights or WEIGHTS)
-    weights.mkdir(parents=True, exist_ok=True)
-    path = weights / "history.json"
+    path = _folder(weights) / "history.json"
     history = json.loads(path.read_text()) if path.exists() else []
     history.append(entry)
     path.write_text(json.dumps(history, indent=2) + "\n")
@@ -84,8 +89,7 @@ def train_detector(data: Path, *, epochs: int, imgsz: int = 512, batch: int = 16
     metrics = {}
     if results is not None and hasattr(results, "results_dict"):
         metrics = {k: round(float(v), 4) for k, v in results.results_dict.items()}
-    weights = Path(weights or WEIGHTS)
-    weights.mkdir(parents=True, exist_ok=True)
+    weights = _folder(weights)
     shutil.copy(best, weights / "detector.pt")
     if export:
         export_detector(weights / "detector.pt", export_imgsz, weights=weights)
@@ -111,8 +115,7 @@ def export_detector(pt: Path, imgsz: int = 640, weights: Path | None = None) -> 
         copy = Path(tmp) / "detector.pt"  # Ultralytics writes the ONNX beside its input
         shutil.copy(pt, copy)
         onnx = YOLO(str(copy)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=True, opset=17)
-        weights = Path(weights or WEIGHTS)
-        weights.mkdir(parents=True, exist_ok=True)
+        weights = _folder(weights)
         shutil.move(onnx, weights / "detector.onnx")
     return weights / "detector.onnx"
 
@@ -132,7 +135,7 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
     from models.classifier import train_classifier
 
     start = time.time()
-    weights = Path(weights or WEIGHTS)
+    weights = _folder(weights)
     previous = weights / "classifier.pt"
     metrics = train_classifier(crops, weights, epochs=epochs, threads=threads, device=device, workers=workers,
                                minutes=minutes, lr=lr, export=export, grow=grow,
@@ -157,7 +160,6 @@ def export_classifier(pt: Path, weights: Path | None = None) -> Path:
 
     state = torch.load(pt, map_location="cpu")
     model = load_model(state)
-    weights = Path(weights or WEIGHTS)
-    weights.mkdir(parents=True, exist_ok=True)
+    weights = _folder(weights)
     export_onnx(model, weights / "classifier.onnx", trained_crop(state.get("history") or []))
     return weights / "classifier.onnx"
