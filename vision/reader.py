@@ -25,6 +25,7 @@ from vision.onnx import IndexClassifier, IndexDetector
 from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
 
+ONE_DECK_RULES = ("any", "suit")  # see Settings.one_deck_rule and read_again
 NONE_CLASS = 52  # the classifier's "no index": its classes are the engine's 52 codes, then this
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
 
@@ -44,11 +45,18 @@ class Settings:
     min_card: float = 0.5  # a card with less than this is not reported
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
-    # A deck holds each card once: an index far from the stronger card of its code is read again
-    # as its likeliest code not yet in the photo (flagged), instead of being dropped. Off: on
-    # synthetic validation it found about as many cards as it added wrong ones (session 8,
-    # models/weights/compare-session8-one-deck.json); a weights folder's reader.json may turn it on.
-    one_deck: bool = False
+    # A deck holds each card once: an index far from the stronger card of its code is another
+    # card misread. With ``one_deck`` it is read again (flagged uncertain) instead of dropped,
+    # as what ``one_deck_rule`` allows (:data:`ONE_DECK_RULES`): "any" code not yet in the photo,
+    # or only its "suit" twin, the same rank in the other suit of its colour (the reader's
+    # commonest confusion: a club read as a spade). On synthetic validation photos (session 17,
+    # benchmarks/one_deck_rules.py, models/weights/one-deck-rules-session17.json) "suit" found
+    # 13 more cards of 9,254 in colour and added 1 wrong (7 and 4 in black and white); "any"
+    # found 18 and added 10 wrong (session 8 had turned "any" off for that). On: "suit".
+    # ``far_apart`` 7 or 6 did about as well with it; 5 added 46 wrong cards, 4 added 138
+    # (models/weights/one-deck-far-session17.json), so it stays at 9.
+    one_deck: bool = True
+    one_deck_rule: str = "suit"
     # A photo that is not square padded only to multiples of 32, not to a square (a model with
     # a dynamic input size): a 16:9 webcam frame read at 640x384, not 640x640. Off: on 200
     # synthetic 1280x720 frames it took 0.80 of the time, but it read 9 cards the square look
@@ -175,11 +183,19 @@ def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarr
     return IndexRead(box, CODES[k], conf, p)
 
 
+def suit_twin(code: str) -> str:
+    """The same rank in the other suit of its colour: spades and clubs, hearts and diamonds."""
+    return code[:-1] + {"S": "C", "C": "S", "H": "D", "D": "H"}[code[-1]]
+
+
 def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) -> IndexRead | None:
     """``ix`` read as a code not in ``taken`` (the photo's other cards; one deck holds each card
-    once): the classifier's probabilities given that it is none of those, the likeliest kept.
+    once): the classifier's probabilities given that it is none of those, the likeliest kept
+    (by ``settings.one_deck_rule`` "suit": only its suit twin may be kept, :func:`suit_twin`).
     None when "no index" is then the likeliest, or the confidence falls under ``min_index``.
     The detector's score is taken back out of the confidence (confidence = sqrt(score x p))."""
+    if settings.one_deck_rule not in ONE_DECK_RULES:
+        raise ValueError(f"unknown one_deck_rule {settings.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
     p = ix.probs.astype(np.float64)  # a copy
     p_read = float(p[CODES.index(ix.card)])
     if p_read <= 0:
@@ -190,6 +206,15 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
     if p.sum() <= 0:
         return None
     p /= p.sum()
+    if settings.one_deck_rule == "suit":
+        twin = CODES.index(suit_twin(ix.card))
+        if p[twin] <= 0:  # taken already
+            return None
+        only = np.zeros_like(p)
+        only[twin] = p[twin]  # read as the twin, with its share of what is left
+        if p[NONE_CLASS] > p[twin]:  # "no index" likelier than the twin: dropped
+            return None
+        p = only
     return index_read(ix.box, min(score, 1.0), p, settings)
 
 

@@ -245,3 +245,50 @@ def test_wide_frames_sorts_the_cards_only_one_reader_read():
     assert module.only_in_one(a, b, inside, in_photo) == {"right": 1, "cut_by_the_edge": 1, "wrong": 0}
     assert module.only_in_one(b, a, inside, in_photo) == {"right": 1, "cut_by_the_edge": 0, "wrong": 0}
     assert module.only_in_one([{"9S"}], [set()], [set()], [set()]) == {"right": 0, "cut_by_the_edge": 0, "wrong": 1}
+
+
+def test_one_deck_rules_counts_what_each_rule_adds(tmp_path, monkeypatch):
+    import numpy as np
+
+    from engine.cards import CODES
+    from vision.evaluate import Truth
+    from vision.reader import IndexRead, Settings
+
+    module = script("one_deck_rules")
+
+    def read(code, x, p):
+        probs = np.zeros(53)
+        for c, v in p.items():
+            probs[CODES.index(c)] = v
+        probs[52] = 1 - probs.sum()
+        return IndexRead((x, 0, x + 12, 20), code, float(np.sqrt(0.9 * p[code])), probs)
+
+    # 8S read twice far apart; the weaker one is 9S (not 8C) by "any", 8C by "suit"; 8C is there.
+    indices = [read("8S", 0, {"8S": 0.95}), read("8S", 600, {"8S": 0.5, "9S": 0.3, "8C": 0.15})]
+
+    class Reader:
+        settings = Settings()
+
+        def read_indices(self, img):
+            return indices
+
+    monkeypatch.setattr(module, "synthetic_validation", lambda data, n: [Truth(tmp_path / "a.png", "val",
+                                                                           [("8S", (0, 0, 1, 1)), ("8C", (0, 0, 1, 1))])])
+    monkeypatch.setattr(module.cv2, "imread", lambda path: np.zeros((8, 8, 3), np.uint8))
+    out = module.measure(Reader(), tmp_path, 1, ("off", "any", "suit"))
+    assert (out["off"]["cards_missed"], out["off"]["cards_wrong"]) == (1, 0)
+    assert (out["any"]["cards_missed"], out["any"]["cards_wrong"]) == (1, 1)
+    assert (out["suit"]["cards_missed"], out["suit"]["cards_wrong"]) == (0, 0)
+
+
+def test_dim_photos_darkens_and_brighten_lifts_the_lightness():
+    import numpy as np
+
+    module = script("dim_photos")
+    rng = np.random.default_rng(0)
+    img = np.tile(np.linspace(60, 230, 64, dtype=np.uint8), (64, 1))[..., None].repeat(3, axis=2)
+    dark = module.dim(img, rng)
+    assert dark.shape == img.shape and dark.mean() < img.mean() / 2
+    bright = module.brighten(dark)
+    assert bright.shape == dark.shape and bright.dtype == np.uint8
+    assert bright.std() > dark.std()  # contrast stretched

@@ -1,10 +1,11 @@
 """From index reads to cards, voting over video frames, drawing: no model needed."""
 
 import numpy as np
+import pytest
 
 from engine.cards import CODES
 from vision.draw import annotate
-from vision.reader import IndexRead, Settings, group_indices
+from vision.reader import IndexRead, Settings, group_indices, suit_twin
 from vision.types import CardRead, Reading
 from vision.video import StableReader
 
@@ -92,7 +93,7 @@ def test_a_far_duplicate_is_read_again_as_its_next_code_when_one_deck_is_on():
     # thought might be 8C, becomes 8C (its probability given that it is not 8S), flagged.
     strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95, "8C": 0.03}))
     weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
-    cards = group_indices([strong, weak], Settings(one_deck=True))
+    cards = group_indices([strong, weak], Settings(one_deck=True, one_deck_rule="any"))
     assert [c.card for c in cards] == ["8S", "8C"]
     eight_s, eight_c = cards
     assert eight_s.uncertain and eight_s.boxes == (strong.box,)
@@ -107,17 +108,61 @@ def test_a_far_duplicate_is_not_given_a_code_already_in_the_photo_nor_kept_when_
     eight_c = read("8C", 300, 10, 0.9, probs(**{"8C": 0.95}))
     # Next best are 8C (taken) then 9S: 9S given neither 8S nor 8C.
     weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "8C": 0.3, "9S": 0.15}))
-    codes = [c.card for c in group_indices([strong, eight_c, weak], Settings(one_deck=True))]
+    codes = [c.card for c in group_indices([strong, eight_c, weak], Settings(one_deck=True, one_deck_rule="any"))]
     assert codes == ["8S", "9S", "8C"]
     # "No index" is the likelier rest: nothing added.
     stray = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "8C": 0.05}))
-    assert [c.card for c in group_indices([strong, stray], Settings(one_deck=True))] == ["8S"]
+    assert [c.card for c in group_indices([strong, stray], Settings(one_deck=True, one_deck_rule="any"))] == ["8S"]
 
 
 def test_both_indices_of_a_misread_card_make_one_card_again():
     strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
     p = probs(**{"8S": 0.55, "8C": 0.4})
     twins = [read("8S", 600, 600, 0.8, p), read("8S", 650, 680, 0.8, p)]
-    cards = group_indices([strong, *twins], Settings(one_deck=True))
+    cards = group_indices([strong, *twins], Settings(one_deck=True, one_deck_rule="any"))
     assert [c.card for c in cards] == ["8S", "8C"]
     assert len(cards[1].boxes) == 2
+
+
+def test_suit_twins():
+    assert [suit_twin(c) for c in ("8S", "8C", "QH", "QD", "TS")] == ["8C", "8S", "QD", "QH", "TC"]
+
+
+def test_the_suit_rule_reads_a_far_duplicate_only_as_its_suit_twin():
+    suit = Settings(one_deck=True, one_deck_rule="suit")
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
+    # Its twin 8C is its next code: kept, as under "any", with the same confidence.
+    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
+    cards = group_indices([strong, weak], suit)
+    assert [c.card for c in cards] == ["8S", "8C"] and cards[1].uncertain
+    assert abs(cards[1].confidence - np.sqrt(0.9 * 0.35 / (1 - 0.6))) < 1e-9
+    # Its next code is 9S, not its twin: "any" reads 9S, "suit" reads 8C where 8C is likelier
+    # than "no index", and drops it otherwise.
+    other = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "9S": 0.3, "8C": 0.15}))
+    assert [c.card for c in group_indices([strong, other], Settings(one_deck=True, one_deck_rule="any"))] == ["8S", "9S"]
+    assert [c.card for c in group_indices([strong, other], suit)] == ["8S", "8C"]
+    unlikely = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "9S": 0.3, "8C": 0.01}))
+    assert [c.card for c in group_indices([strong, unlikely], suit)] == ["8S"]
+    # The twin already in the photo: dropped.
+    eight_c = read("8C", 300, 10, 0.9, probs(**{"8C": 0.95}))
+    codes = [c.card for c in group_indices([strong, eight_c, weak], suit)]
+    assert codes == ["8S", "8C"]
+
+
+def test_a_red_far_duplicate_is_read_as_the_other_red_suit():
+    suit = Settings(one_deck=True, one_deck_rule="suit")
+    strong = read("QH", 10, 10, 0.9, probs(**{"QH": 0.95}))
+    weak = read("QH", 600, 600, 0.9, probs(**{"QH": 0.5, "QD": 0.4}))
+    assert [c.card for c in group_indices([strong, weak], suit)] == ["QH", "QD"]
+
+
+def test_an_unknown_one_deck_rule_is_named():
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
+    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
+    with pytest.raises(ValueError, match="one_deck_rule 'twin'"):
+        group_indices([strong, weak], Settings(one_deck=True, one_deck_rule="twin"))
+
+
+def test_the_reader_reads_far_duplicates_by_the_suit_rule_by_default():
+    s = Settings()
+    assert s.one_deck and s.one_deck_rule == "suit"

@@ -1,0 +1,110 @@
+"""How the reader's ``one_deck`` rules change the cards read, on synthetic validation photos
+only (never on ../shared/real-dev): each photo is read once, then its indices are grouped into
+cards under each rule, so that the rules are compared on exactly the same reads.
+
+A deck holds each card once. When two indices far apart read the same code, the weaker one is
+another card misread; the rules say what becomes of it:
+- ``off``: dropped (the shipped default until session 17);
+- ``any``: read again as its likeliest code not yet in the photo;
+- ``suit``: read again only as the same rank in the other suit of its colour (a club read as
+  a spade, a heart as a diamond: the reader's commonest confusion), else dropped.
+
+Which indices count as "far apart" is the reader's ``far_apart`` (in index sizes); with
+``--far-apart 7,6`` the "suit" rule is also tried at those distances (``suit@7``, ``suit@6``).
+
+For each data set and rule: cards missed and cards read wrong (what a player would have to
+mend), precision and recall, and how many cards the rule added, right and wrong.
+
+    python benchmarks/one_deck_rules.py --data data/synth2 --data data/synth4-48 [--photos 800] \
+        [--weights models/weights] [--far-apart 7,6] [--grey] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.evaluate import synthetic_validation
+from vision.reader import ONE_DECK_RULES, Reader, group_indices
+
+
+def grey(path: Path):
+    g = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)
+    return cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
+
+
+def settings_of(base, rule: str):
+    """The reader's settings for ``rule``: "off", a rule of ONE_DECK_RULES, or "suit@D" (the
+    "suit" rule with far_apart D)."""
+    if rule == "off":
+        return replace(base, one_deck=False)
+    name, _, far = rule.partition("@")
+    s = replace(base, one_deck=True, one_deck_rule=name)
+    return replace(s, far_apart=float(far)) if far else s
+
+
+def measure(reader: Reader, data: Path, photos: int, rules: tuple[str, ...], as_grey: bool = False) -> dict:
+    truths = synthetic_validation(data, photos)
+    counts = {r: {"true": 0, "read": 0, "right": 0} for r in rules}
+    for t in truths:
+        img = grey(t.image) if as_grey else cv2.imread(str(t.image))
+        indices = reader.read_indices(img)
+        for rule in rules:
+            codes = {c.card for c in group_indices(indices, settings_of(reader.settings, rule))}
+            c = counts[rule]
+            c["true"] += len(t.codes)
+            c["read"] += len(codes)
+            c["right"] += len(codes & t.codes)
+    out = {}
+    for rule, c in counts.items():
+        out[rule] = {
+            "photos": len(truths), "cards_true": c["true"], "cards_read": c["read"], "cards_right": c["right"],
+            "cards_missed": c["true"] - c["right"], "cards_wrong": c["read"] - c["right"],
+            "precision": c["right"] / c["read"] if c["read"] else 1.0,
+            "recall": c["right"] / c["true"] if c["true"] else 1.0,
+        }
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, action="append", required=True, help="a folder written by `ginsight dataset`")
+    ap.add_argument("--photos", type=int, default=800, help="validation photos per data set (default 800)")
+    ap.add_argument("--weights", type=Path, default=None, help="weights folder (default: the shipped one)")
+    ap.add_argument("--far-apart", default="", help="more far_apart distances to try the suit rule at, e.g. 7,6")
+    ap.add_argument("--grey", action="store_true", help="also read every photo in black and white")
+    ap.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = ap.parse_args()
+    for d in args.data:
+        if "real-dev" in str(d):
+            raise SystemExit("real-dev is for validation only: decide rules on synthetic data")
+    reader = Reader(args.weights)
+    rules = ("off", *ONE_DECK_RULES, *(f"suit@{float(d):g}" for d in args.far_apart.split(",") if d.strip()))
+    figures = {}
+    print("| data | rule | missed / wrong | added right / wrong | precision | recall |")
+    print("|---|---|---|---|---|---|")
+    for d in args.data:
+        for look in (("colour", False), ("grey", True))[: 2 if args.grey else 1]:
+            key = f"{d}" if look[0] == "colour" else f"{d} (grey)"
+            f = figures[key] = measure(reader, d, args.photos, rules, look[1])
+            base = f["off"]
+            for rule in rules:
+                r = f[rule]
+                added_right = r["cards_right"] - base["cards_right"]
+                added_wrong = r["cards_wrong"] - base["cards_wrong"]
+                print(f"| {key} | {rule} | {r['cards_missed']} / {r['cards_wrong']} | "
+                      f"{added_right:+d} / {added_wrong:+d} | {r['precision']:.4f} | {r['recall']:.4f} |", flush=True)
+    if args.json:
+        weights = str(args.weights or "models/weights")
+        args.json.write_text(json.dumps({"weights": weights, "figures": figures}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
