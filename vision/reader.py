@@ -69,6 +69,10 @@ class Settings:
     suit_reader: bool = True
     suit_rule: str = "product"  # how its say and the classifier's are weighed (vision.suits.with_suit)
 
+    def __post_init__(self) -> None:
+        if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
+            raise ValueError(f"unknown one_deck_rule {self.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
+
     @classmethod
     def load(cls, folder: Path) -> Settings:
         path = folder / "reader.json"
@@ -194,8 +198,6 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
     (by ``settings.one_deck_rule`` "suit": only its suit twin may be kept, :func:`suit_twin`).
     None when "no index" is then the likeliest, or the confidence falls under ``min_index``.
     The detector's score is taken back out of the confidence (confidence = sqrt(score x p))."""
-    if settings.one_deck_rule not in ONE_DECK_RULES:
-        raise ValueError(f"unknown one_deck_rule {settings.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
     p = ix.probs.astype(np.float64)  # a copy
     p_read = float(p[CODES.index(ix.card)])
     if p_read <= 0:

@@ -156,11 +156,14 @@ def test_a_red_far_duplicate_is_read_as_the_other_red_suit():
     assert [c.card for c in group_indices([strong, weak], suit)] == ["QH", "QD"]
 
 
-def test_an_unknown_one_deck_rule_is_named():
-    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
-    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
+def test_an_unknown_one_deck_rule_is_named_when_the_settings_are_made(tmp_path):
     with pytest.raises(ValueError, match="one_deck_rule 'twin'"):
-        group_indices([strong, weak], Settings(one_deck=True, one_deck_rule="twin"))
+        Settings(one_deck=True, one_deck_rule="twin")
+    (tmp_path / "reader.json").write_text('{"one_deck_rule": "twin"}')
+    with pytest.raises(ValueError, match="one_deck_rule 'twin'"):
+        Settings.load(tmp_path)
+    (tmp_path / "reader.json").write_text('{"one_deck": false}')
+    assert not Settings.load(tmp_path).one_deck and Settings.load(tmp_path).one_deck_rule == "suit"
 
 
 def test_the_reader_reads_far_duplicates_by_the_suit_rule_by_default():
