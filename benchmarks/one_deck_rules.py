@@ -11,6 +11,8 @@ another card misread; the rules say what becomes of it:
 
 Which indices count as "far apart" is the reader's ``far_apart`` (in index sizes); with
 ``--far-apart 7,6`` the "suit" rule is also tried at those distances (``suit@7``, ``suit@6``).
+With ``--two``, each rule also with at most two indices a card (``suit+2``): a third index of
+a code near its card is another card misread, and is read again as a far one is.
 
 For each data set and rule: cards missed and cards read wrong (what a player would have to
 mend), precision and recall, and how many cards the rule added, right and wrong.
@@ -42,9 +44,11 @@ def grey(path: Path):
 
 def settings_of(base, rule: str):
     """The reader's settings for ``rule``: "off", a rule of ONE_DECK_RULES, or "suit@D" (the
-    "suit" rule with far_apart D)."""
+    "suit" rule with far_apart D); a "+2" after any of those: and a card shows at most two indices."""
     if rule == "off":
         return replace(base, one_deck=False)
+    if rule.endswith("+2"):  # a card shows at most two indices (Settings.card_indices)
+        return replace(settings_of(base, rule[:-2]), card_indices=2)
     name, _, far = rule.partition("@")
     s = replace(base, one_deck=True, one_deck_rule=name)
     return replace(s, far_apart=float(far)) if far else s
@@ -79,6 +83,7 @@ def main() -> None:
     ap.add_argument("--photos", type=int, default=800, help="validation photos per data set (default 800)")
     ap.add_argument("--weights", type=Path, default=None, help="weights folder (default: the shipped one)")
     ap.add_argument("--far-apart", default="", help="more far_apart distances to try the suit rule at, e.g. 7,6")
+    ap.add_argument("--two", action="store_true", help="also each rule with at most two indices a card")
     ap.add_argument("--grey", action="store_true", help="also read every photo in black and white")
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
@@ -87,6 +92,8 @@ def main() -> None:
             raise SystemExit("real-dev is for validation only: decide rules on synthetic data")
     reader = Reader(args.weights)
     rules = ("off", *ONE_DECK_RULES, *(f"suit@{float(d):g}" for d in args.far_apart.split(",") if d.strip()))
+    if args.two:
+        rules += tuple(f"{r}+2" for r in rules if r != "off")
     figures = {}
     print("| data | rule | missed / wrong | added right / wrong | precision | recall |")
     print("|---|---|---|---|---|---|")

@@ -57,6 +57,11 @@ class Settings:
     # (models/weights/one-deck-far-session17.json), so it stays at 9.
     one_deck: bool = True
     one_deck_rule: str = "suit"
+    # The most indices one card shows (two): more near one of its code are other cards misread,
+    # read again as far ones are (with ``one_deck``). 0: no limit. Off: on 1,600 synthetic
+    # photos with the "suit" rule it found 2 more cards and added 15 wrong
+    # (benchmarks/one_deck_rules.py --two, models/weights/one-deck-two-session17.json).
+    card_indices: int = 0
     # A photo that is not square padded only to multiples of 32, not to a square (a model with
     # a dynamic input size): a 16:9 webcam frame read at 640x384, not 640x640. Off: on 200
     # synthetic 1280x720 frames it took 0.80 of the time, but it read 9 cards the square look
@@ -220,6 +225,15 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
     return index_read(ix.box, min(score, 1.0), p, settings)
 
 
+def _iou(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
 def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], list[IndexRead]]:
     """The cards (not yet in deck order), and the indices far from their code's reported card."""
     left_over: list[IndexRead] = []
@@ -233,6 +247,14 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
         # Indices of one card lie within about a card's diagonal of each other.
         near = [ix for ix in group if np.linalg.norm(_centre(ix.box) - _centre(best.box))
                 <= settings.far_apart * max(_size(ix.box), _size(best.box))]
+        if settings.card_indices and len(near) > settings.card_indices:
+            # A card shows at most two indices: the weaker ones near it are other cards of its
+            # code misread (left over, to be read again), unless they lie on a kept one (the
+            # same index boxed twice, dropped).
+            kept = near[:settings.card_indices]
+            extra = [ix for ix in near[settings.card_indices:] if all(_iou(ix.box, k.box) < 0.3 for k in kept)]
+            group = [ix for ix in group if not any(ix is n for n in near)] + kept + extra
+            near = kept
         far = len(near) < len(group)
         miss = 1.0
         for ix in near[:2]:

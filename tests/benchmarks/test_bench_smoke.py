@@ -292,3 +292,15 @@ def test_dim_photos_darkens_and_brighten_lifts_the_lightness():
     bright = module.brighten(dark)
     assert bright.shape == dark.shape and bright.dtype == np.uint8
     assert bright.std() > dark.std()  # contrast stretched
+
+
+def test_one_deck_rules_names_each_variant_of_the_settings():
+    from vision.reader import Settings
+
+    module = script("one_deck_rules")
+    base = Settings()
+    assert not module.settings_of(base, "off").one_deck
+    s = module.settings_of(base, "any")
+    assert s.one_deck and s.one_deck_rule == "any" and s.card_indices == 0
+    s = module.settings_of(base, "suit@7+2")
+    assert (s.one_deck_rule, s.far_apart, s.card_indices) == ("suit", 7.0, 2)

@@ -169,3 +169,20 @@ def test_an_unknown_one_deck_rule_is_named_when_the_settings_are_made(tmp_path):
 def test_the_reader_reads_far_duplicates_by_the_suit_rule_by_default():
     s = Settings()
     assert s.one_deck and s.one_deck_rule == "suit"
+
+
+def test_a_third_index_near_a_card_is_another_card_when_a_card_shows_two():
+    two = Settings(card_indices=2)
+    # 8S's two indices, and a third near them that the classifier thought might be 8C.
+    pair = [read("8S", 10, 10, 0.9, probs(**{"8S": 0.95})), read("8S", 60, 90, 0.9, probs(**{"8S": 0.9}))]
+    third = read("8S", 120, 10, 0.9, probs(**{"8S": 0.5, "8C": 0.4}))
+    cards = group_indices([*pair, third], two)
+    assert [c.card for c in cards] == ["8S", "8C"]
+    assert cards[0].boxes == tuple(ix.box for ix in pair) and cards[0].uncertain and cards[1].uncertain
+    # No limit (the default): one card of three boxes.
+    (card,) = group_indices([*pair, third], Settings())
+    assert len(card.boxes) == 3
+    # A third box on a kept index is that index boxed twice: dropped, not another card.
+    twice = read("8S", 11, 11, 0.9, probs(**{"8S": 0.5, "8C": 0.4}))
+    (card,) = group_indices([*pair, twice], two)
+    assert card.boxes == tuple(ix.box for ix in pair) and not card.uncertain
