@@ -4,8 +4,9 @@ Two stages, both trained on synthetic photos only (see ``models/MODEL_CARD.md``)
 a YOLO detector finds corner indices (one class), then a small CNN reads each index from
 a small square colour crop (52 cards, or "no index"); where a weights folder has one, a suit
 reader gives the black suit of the indices read as spades or clubs (``vision.suits``). The two
-indices of one card make one card; a deck holds each card once, so indices of one code far
-apart are kept as one card, flagged.
+indices of one card make one card; a deck holds each card once, so of two indices of one code
+far apart the weaker is another card misread: it is read again as its suit twin (the same rank
+in the other suit of its colour), flagged, or dropped.
 """
 
 from __future__ import annotations
