@@ -33,13 +33,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.compare_weights import grey_photo
 from vision.evaluate import synthetic_validation
 from vision.reader import ONE_DECK_RULES, Reader, group_indices
-
-
-def grey(path: Path):
-    g = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY)
-    return cv2.cvtColor(g, cv2.COLOR_GRAY2BGR)
 
 
 def settings_of(base, rule: str):
@@ -58,7 +54,7 @@ def measure(reader: Reader, data: Path, photos: int, rules: tuple[str, ...], as_
     truths = synthetic_validation(data, photos)
     counts = {r: {"true": 0, "read": 0, "right": 0} for r in rules}
     for t in truths:
-        img = grey(t.image) if as_grey else cv2.imread(str(t.image))
+        img = grey_photo(t.image) if as_grey else cv2.imread(str(t.image))
         indices = reader.read_indices(img)
         for rule in rules:
             codes = {c.card for c in group_indices(indices, settings_of(reader.settings, rule))}

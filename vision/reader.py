@@ -21,6 +21,7 @@ import numpy as np
 
 from engine.cards import CODES
 from vision.crops import crop_square
+from vision.evaluate import iou
 from vision.image import load_image
 from vision.onnx import IndexClassifier, IndexDetector
 from vision.suits import apply_suit_reader
@@ -216,23 +217,12 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
     p /= p.sum()
     if settings.one_deck_rule == "suit":
         twin = CODES.index(suit_twin(ix.card))
-        if p[twin] <= 0:  # taken already
+        if p[twin] <= 0 or p[NONE_CLASS] > p[twin]:  # taken already, or "no index" likelier
             return None
         only = np.zeros_like(p)
         only[twin] = p[twin]  # read as the twin, with its share of what is left
-        if p[NONE_CLASS] > p[twin]:  # "no index" likelier than the twin: dropped
-            return None
         p = only
     return index_read(ix.box, min(score, 1.0), p, settings)
-
-
-def _iou(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], list[IndexRead]]:
@@ -253,7 +243,7 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
             # code misread (left over, to be read again), unless they lie on a kept one (the
             # same index boxed twice, dropped).
             kept = near[:settings.card_indices]
-            extra = [ix for ix in near[settings.card_indices:] if all(_iou(ix.box, k.box) < 0.3 for k in kept)]
+            extra = [ix for ix in near[settings.card_indices:] if all(iou(ix.box, k.box) < 0.3 for k in kept)]
             group = [ix for ix in group if not any(ix is n for n in near)] + kept + extra
             near = kept
         far = len(near) < len(group)
