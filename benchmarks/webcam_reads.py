@@ -5,12 +5,17 @@ per deck, the share of club and spade indices read right and the clubs read as s
 weights folder with a suit reader (``suit.onnx``) is read as the reader reads: that network
 gives the black suit of the indices the classifier reads as black cards.
 
+``--grey``: every index of all four suits, made black and white (as a phone's filter makes a
+photo), read as the reader reads a grey photo: a folder's grey-photo suit reader (``suit4.onnx``)
+gives every index's suit; a folder without one reads as before. Also the share of indices whose
+rank is read right and suit wrong.
+
 Decks: the fetched real designs, and procedural decks by seed (``--procedural 100-111`` are
 decks no training set has). The crops are drawn from ``--seed`` (not the seed the training
 crops were drawn from). Synthetic data only; nothing here is chosen on ``../shared/real-dev``.
 
     python benchmarks/webcam_reads.py --a models/weights [--b OTHER] [--procedural 100-111] \\
-        [--per-card 6] [--look camera] [--blur 0.4-1.6] [--json OUT]
+        [--per-card 6] [--look camera] [--blur 0.4-1.6] [--grey] [--json OUT]
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa: E402
 from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
+from vision.crops import to_grey  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
 from vision.reader import Settings, load_suit_reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
@@ -36,33 +42,45 @@ BLACK = [c for c in CODES if c[-1] in "SC"]
 
 
 def deck_crops(deck, side: int, seed: int, per_card: int, blur: tuple[float, float] | None = None,
-               look: str = "webcam") -> tuple[np.ndarray, np.ndarray]:
+               look: str = "webcam", grey: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``per_card`` crops of each club and spade index of ``deck`` with ``look`` (a key of
-    ``datasets.index_crops.LOOKS``), blurred over ``blur`` (by default the look's own range)."""
+    ``datasets.index_crops.LOOKS``), blurred over ``blur`` (by default the look's own range);
+    with ``grey``, of every index, in black and white (still three equal channels)."""
     from datasets.backgrounds import Backgrounds
 
     crop, default_blur = LOOKS[look]
     blur = default_blur if blur is None else blur
     backgrounds = Backgrounds()
     xs, ys = [], []
-    for i, code in enumerate(BLACK):
+    for i, code in enumerate(CODES if grey else BLACK):
         for j in range(per_card):
             rng = np.random.default_rng([seed, i, j])
             xs.append(crop(rng, deck, code, backgrounds.sample(rng, 160), side, blur))
             ys.append(CODES.index(code))
-    return np.stack(xs), np.array(ys)
+    x = np.stack(xs)
+    if grey:
+        x = np.repeat(to_grey(x)[..., None], 3, axis=3)
+    return x, np.array(ys)
+
+
+def suit_wrong(read: np.ndarray, y: np.ndarray) -> float:
+    """The share of indices whose rank is read right and suit wrong (classes: suit x 13 + rank)."""
+    card = read < 52
+    return float((card & (read % 13 == y % 13) & (read // 13 != y // 13)).mean())
 
 
 def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray,
               suit: IndexClassifier | None = None, suit_crops: np.ndarray | None = None,
-              rule: str = "product") -> dict:
+              rule: str = "product", suits: str = "SC") -> dict:
     """The deck's figures as the reader reads its crops: the classifier at four turns, and,
     where the weights folder has a suit reader, its say on the indices read as black cards
-    (``suit_crops``: the same indices cut at its side)."""
+    (``suit_crops``: the same indices cut at its side; ``suits`` "SHDC": the grey-photo suit
+    reader's on every index read as a card)."""
     probs = classifier(crops, turns=4)
     if suit is not None:
-        probs = apply_suit_reader(probs, lambda mask: suit(suit_crops[mask], turns=4), rule)
-    return scores(probs.argmax(1), y)
+        probs = apply_suit_reader(probs, lambda mask: suit(suit_crops[mask], turns=4), rule, suits)
+    read = probs.argmax(1)
+    return scores(read, y) | {"suit_wrong": suit_wrong(read, y)}
 
 
 def main() -> None:
@@ -75,6 +93,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--look", choices=list(LOOKS), default="webcam",
                         help="webcam: made at the frame's size; camera: at a webcam's resolution, then shrunk")
+    parser.add_argument("--grey", action="store_true",
+                        help="every index in black and white, read as the reader reads a grey photo")
     parser.add_argument("--blur", type=blur_range, metavar="A-B",
                         help="the blur's range (default the look's own, as in training): a sigma in frame pixels "
                              "for the webcam look, a share of the index's length for the camera look")
@@ -87,19 +107,22 @@ def main() -> None:
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
     settings = {k: Settings.load(f) for k, f in folders.items()}
-    suits = {k: s for k, f in folders.items() if (s := load_suit_reader(f, settings[k])) is not None}
+    which = {k: ("suit4", "SHDC") if args.grey and (f / "suit4.onnx").exists() else ("suit", "SC")
+             for k, f in folders.items()}
+    suits = {k: s for k, f in folders.items() if (s := load_suit_reader(f, settings[k], name=which[k][0])) is not None}
     sides = {c.size for c in classifiers.values()} | {c.size for c in suits.values()}
     rows = {}
     for name in names:
         deck = load_deck(name)
-        crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look) for s in sides}
+        crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look, args.grey) for s in sides}
         rows[name] = {k: read_deck(c, *crops[c.size], suits.get(k),
-                                   crops[suits[k].size][0] if k in suits else None, settings[k].suit_rule)
+                                   crops[suits[k].size][0] if k in suits else None, settings[k].suit_rule,
+                                   which[k][1])
                       for k, c in classifiers.items()}
-    summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs"))
+    summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs", "suit_wrong"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,
-                                         "per_card": args.per_card, "look": args.look,
+                                         "per_card": args.per_card, "look": args.look, "grey": args.grey,
                                          "blur": args.blur or LOOKS[args.look][1], "decks": rows,
                                          "summary": summary}, indent=2))
 

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "run going on from trained weights)")
     parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
     parser.add_argument("--export", action="store_true",
-                        help="only export models/weights/{detector,classifier,suit}.pt to ONNX (no training)")
+                        help="only export models/weights/{detector,classifier,suit,suit4}.pt to ONNX (no training)")
     parser.add_argument("--no-export", action="store_true",
                         help="leave the ONNX files alone (export later with --export)")
     parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
@@ -54,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"--export: no {' or '.join(str(weights / m) for m in missing)} to export")
         print(export_detector(weights / "detector.pt", weights=weights))
         print(export_classifier(weights / "classifier.pt", weights=weights))
-        if (weights / "suit.pt").exists():  # the suit reader, where one is shipped (models/suit.py)
-            from models.suit import export_weights
+        for name in ("suit.pt", "suit4.pt"):  # the suit readers, where shipped (models/suit.py)
+            if (weights / name).exists():
+                from models.suit import export_weights
 
-            print(export_weights(weights / "suit.pt"))
+                print(export_weights(weights / name))
         return 0
     if args.cls_minutes is not None and args.cls_minutes <= 0:
         raise GinsightError("--cls-minutes must be more than 0")

@@ -1,6 +1,7 @@
-"""The suit reader: a second, small CNN that tells a club from a spade on a black index, read at
-48 pixels in grey where the card classifier reads 32.
+"""The suit readers: small CNNs that read an index's suit from a 48-pixel grey crop, where the
+card classifier reads the whole card from 32 pixels in colour.
 
+The black suit reader (``suit.*``, suits "SC") tells a club from a spade on a black index.
 Why: the card classifier's worst error is a club read as a spade (real-dev's webcam table
 photos: 0.79 of their club indices in session 13; unseen synthetic decks with the camera look
 0.13-0.23). At 32 pixels a soft index's suit is 8-10 pixels and a club's three lobes blur into a
@@ -8,16 +9,23 @@ spade's blob; the table photos' indices are about 48 pixels long, so a 32-pixel 
 a third of what the photo has. Reading every card at 48 pixels would cost the whole classifier
 again (session 5: trained on from the 32-pixel weights it read worse); this network answers only
 the one question the classifier gets wrong, so it is small and quick to train from scratch.
-
 The reader (``vision.reader``) asks it only about indices the classifier reads as a black card,
 and then takes the black suit from it and the rank from the classifier (``vision.suits``).
 
-Trained on index crops of black cards only (``python -m datasets.index_crops ... --suits SC
---side 48``, and the black crops of a ``ginsight dataset --crop 48`` set), labels 0 spade, 1
-club; shipped as ONNX (``suit.onnx`` beside ``classifier.onnx``).
+The grey-photo suit reader (``suit4.*``, suits "SHDC", session 18) tells all four suits apart
+by shape alone. Why: in a black-and-white photo (a phone's filter, a night webcam) red and black
+look alike, and the classifier, which learnt suits mostly from colour, reads a heart as a spade
+or a diamond as a club (real-dev's black-and-white phone photos). The reader asks it about every
+index of a photo with no colour (``vision.image.is_grey``) in place of the black suit reader.
+
+Trained on index crops (``python -m datasets.index_crops ... --suits SC --side 48``, or HD for
+the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the suit's place in
+"SC" or "SHDC"; shipped as ONNX beside ``classifier.onnx``.
 
     python -m models.suit --data data/suit-camera --data data/suit-webcam \\
         --data data/synth4-48/crops --out runs/suit --minutes 40
+    python -m models.suit --suits SHDC --init models/weights/suit.pt --data data/suit-camera \\
+        --data data/red-camera --data data/synth4-48/crops --out runs/suit4 --minutes 60
 """
 
 from __future__ import annotations
@@ -30,43 +38,87 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.suits import CLUBS, SPADES
+from engine.cards import CODES
 
-SUITS = ("S", "C")  # the outputs, in this order
+# The suits a reader tells apart, its outputs in this order -> its files' name. SHDC is the
+# engine's order of suits (CODES), which vision.suits relies on.
+NAMES = {"SC": "suit", "SHDC": "suit4"}
 SIDE = 48
 CHANNELS = 1  # grey: a black index's suit is told by its shape alone
 
 
-def build_model():
+def build_model(suits: str = "SC"):
     """The card classifier's base network (``models.classifier.build_model``) on one grey
-    channel with two outputs: about 20 million multiply-adds a 48-pixel crop (48 -> 24 -> 12 ->
-    6, pooled)."""
+    channel with an output per suit (two for the black suit reader, four for the grey-photo
+    one): about 20 million multiply-adds a 48-pixel crop (48 -> 24 -> 12 -> 6, pooled)."""
     from models.classifier import build_model as classifier_network
 
-    return classifier_network(channels=CHANNELS, classes=len(SUITS))
+    return classifier_network(channels=CHANNELS, classes=len(_suits(suits)))
+
+
+def _suits(suits: str) -> str:
+    suits = "".join(suits).upper()
+    if suits not in NAMES:
+        raise ValueError(f"a suit reader tells apart {' or '.join(NAMES)}, not {suits!r}")
+    return suits
+
+
+def name_of(suits: str) -> str:
+    """The files' name of the reader of ``suits``: ``suit`` (SC) or ``suit4`` (SHDC)."""
+    return NAMES[_suits(suits)]
+
+
+def suit_only(x: np.ndarray, y: np.ndarray, suits: str = "SC") -> tuple[np.ndarray, np.ndarray]:
+    """The crops of cards of ``suits`` (card classes as ``ginsight dataset`` writes them),
+    labelled by their suit's place in ``suits``; other suits and "no index" dropped."""
+    suits = _suits(suits)
+    of = np.array([suits.find(c[-1]) for c in CODES] + [-1])  # class -> label, -1 dropped
+    label = of[np.asarray(y)]
+    keep = label >= 0
+    return x[keep], label[keep].astype(np.int64)
 
 
 def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The crops of spades and clubs (card classes as ``ginsight dataset`` writes them), with
-    suit labels 0 spade, 1 club; other suits and "no index" dropped."""
-    spade, club = np.isin(y, SPADES), np.isin(y, CLUBS)
-    keep = spade | club
-    return x[keep], club[keep].astype(np.int64)
+    """The crops of spades and clubs, with suit labels 0 spade, 1 club; other suits and "no
+    index" dropped."""
+    return suit_only(x, y, "SC")
 
 
-def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Black crops of ``split`` from every folder; also how many came from each."""
+def load(folders: list[Path], split: str, suits: str = "SC") -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The crops of ``suits`` of ``split`` from every folder; also how many came from each."""
     from models.classifier import load_crops
 
     xs, ys, counts = [], [], []
     for folder in folders:
-        x, y = black_only(*load_crops(folder, split))
+        x, y = suit_only(*load_crops(folder, split), suits)
         if x.shape[1] != SIDE:
             raise ValueError(f"{folder}: crops are {x.shape[1]} px; the suit reader reads {SIDE}-px crops")
         xs.append(x)
         ys.append(y)
         counts.append(len(y))
     return np.concatenate(xs), np.concatenate(ys), counts
+
+
+def init_from(model, path: Path, suits: str) -> None:
+    """``model`` (a reader of ``suits``) started from another suit reader's weights: its body
+    as it is, each output of a suit both tell apart copied (the black reader's spade and club
+    rows into the grey-photo reader's), the others left as built."""
+    import torch
+
+    state = torch.load(path, map_location="cpu")
+    theirs = _suits(state.get("suits", "SC"))
+    weights = dict(state["model"])
+    last = [k for k in weights if k.endswith(".weight") and weights[k].ndim == 2][-1]
+    prefix = last[: -len("weight")]
+    head_w, head_b = weights.pop(prefix + "weight"), weights.pop(prefix + "bias")
+    mine = model.state_dict()
+    w, b = mine[prefix + "weight"].clone(), mine[prefix + "bias"].clone()
+    for i, s in enumerate(suits):
+        j = theirs.find(s)
+        if j >= 0:
+            w[i], b[i] = head_w[j], head_b[j]
+    weights[prefix + "weight"], weights[prefix + "bias"] = w, b
+    model.load_state_dict(weights)
 
 
 def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
@@ -79,11 +131,13 @@ def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
 
 
 def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
-          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None, log=print) -> dict:
-    """From scratch (or from ``resume``, a ``suit.pt``, its history carried on) on the black
-    crops of ``folders`` for at most ``minutes`` (the learning rate follows the time spent:
-    ``models.classifier.lr_at``); writes ``suit.pt``, ``suit.onnx`` and ``suit_metrics.json``
-    (validation accuracy per folder) into ``out``."""
+          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None, suits: str = "SC",
+          init: Path | None = None, log=print) -> dict:
+    """From scratch (or from ``resume``, a reader of the same suits, its history carried on; or
+    from ``init``, another suit reader's weights: :func:`init_from`) on the crops of ``suits``
+    in ``folders`` for at most ``minutes`` (the learning rate follows the time spent:
+    ``models.classifier.lr_at``); writes ``NAME.pt``, ``NAME.onnx`` and ``NAME_metrics.json``
+    (validation accuracy per folder) into ``out``, NAME ``suit`` for SC, ``suit4`` for SHDC."""
     import torch
     import torch.nn.functional as F
 
@@ -93,18 +147,25 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x, y, train_counts = load(folders, "train")
-    x_val, y_val, val_counts = load(folders, "val")
+    suits = _suits(suits)
+    name = NAMES[suits]
+    x, y, train_counts = load(folders, "train", suits)
+    x_val, y_val, val_counts = load(folders, "val", suits)
     x_val = to_grey(x_val)  # once: read as the reader reads it, grey
     log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
-        f"{y.mean():.2f} clubs; {len(y_val)} validation")
-    model = build_model()
+        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(suits))}; {len(y_val)} validation")
+    model = build_model(suits)
     history = []
     if resume is not None:
         state = torch.load(resume, map_location="cpu")
+        if _suits(state.get("suits", "SC")) != suits:
+            raise ValueError(f"{resume} tells apart {state.get('suits', 'SC')}, not {suits}: start it with init")
         model.load_state_dict(state["model"])
         history = list(state.get("history") or [])
         log(f"going on from {resume} ({len(history)} epochs)")
+    elif init is not None:
+        init_from(model, init, suits)
+        log(f"started from {init}")
     done = len(history)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     out.mkdir(parents=True, exist_ok=True)
@@ -137,15 +198,17 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4),
                "val": {str(f): round(a, 4) for f, a in zip(folders, accs, strict=True)},
                "val_all": round(val_all, 4), "crops_per_s": round(seen / (time.time() - t0), 1),
-               "minutes": round((time.time() - start) / 60, 1), **({"resumed": str(resume)} if resume else {})}
+               "minutes": round((time.time() - start) / 60, 1), **({"resumed": str(resume)} if resume else {}),
+               **({"started_from": str(init)} if init and not resume and epoch == done else {})}
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.state_dict(), "history": history}, out / "suit.pt")
-    export_onnx(model, out / "suit.onnx")
-    metrics = {"side": SIDE, "suits": SUITS, "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
+        torch.save({"model": model.state_dict(), "history": history, "suits": suits}, out / f"{name}.pt")
+    export_onnx(model, out / f"{name}.onnx")
+    metrics = {"side": SIDE, "suits": tuple(suits),
+               "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
                "val_crops": dict(zip(map(str, folders), val_counts, strict=True)), "history": history,
                "minutes": round((time.time() - start) / 60, 1)}
-    (out / "suit_metrics.json").write_text(json.dumps(metrics, indent=2))
+    (out / f"{name}_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
 
 
@@ -156,11 +219,13 @@ def export_onnx(model, path: Path) -> None:
 
 
 def export_weights(weights: Path) -> Path:
-    """``suit.pt`` -> ``suit.onnx`` beside it (as ``ginsight train --export`` does)."""
+    """``suit.pt`` (or ``suit4.pt``) -> ``suit.onnx`` beside it (as ``ginsight train --export``
+    does)."""
     import torch
 
-    model = build_model()
-    model.load_state_dict(torch.load(weights, map_location="cpu")["model"])
+    state = torch.load(weights, map_location="cpu")
+    model = build_model(state.get("suits", "SC"))
+    model.load_state_dict(state["model"])
     out = Path(weights).with_suffix(".onnx")
     export_onnx(model, out)
     return out
@@ -174,11 +239,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--suits", choices=list(NAMES), default="SC",
+                        help="SC: the black suit reader (suit.*); SHDC: the grey-photo suit reader (suit4.*)")
     parser.add_argument("--resume", type=Path, metavar="PT", help="go on from this suit.pt (e.g. the shipped one)")
+    parser.add_argument("--init", type=Path, metavar="PT",
+                        help="start from another suit reader's weights (e.g. the shipped suit.pt for --suits SHDC)")
     args = parser.parse_args(argv)
-    if args.resume is not None and not args.resume.is_file():
-        parser.error(f"--resume: no {args.resume}")
-    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume)
+    for flag in ("resume", "init"):
+        path = getattr(args, flag)
+        if path is not None and not path.is_file():
+            parser.error(f"--{flag}: no {path}")
+    if args.resume and args.init:
+        parser.error("--resume and --init: one or the other")
+    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume,
+          suits=args.suits, init=args.init)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Two stages, both trained on synthetic photos only (see ``models/MODEL_CARD.md``):
 a YOLO detector finds corner indices (one class), then a small CNN reads each index from
 a small square colour crop (52 cards, or "no index"); where a weights folder has one, a suit
-reader gives the black suit of the indices read as spades or clubs (``vision.suits``). The two
+reader gives the black suit of the indices read as spades or clubs (``vision.suits``), and in a
+black-and-white photo a grey-photo suit reader gives every index's suit. The two
 indices of one card make one card; a deck holds each card once, so of two indices of one code
 far apart the weaker is another card misread: it is read again as its suit twin (the same rank
 in the other suit of its colour), flagged, or dropped.
@@ -22,7 +23,7 @@ import numpy as np
 from engine.cards import CODES
 from vision.crops import crop_square
 from vision.evaluate import iou
-from vision.image import load_image
+from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector
 from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
@@ -75,6 +76,10 @@ class Settings:
     # suit of indices the classifier reads as a spade or a club. False: not asked even when there.
     suit_reader: bool = True
     suit_rule: str = "product"  # how its say and the classifier's are weighed (vision.suits.with_suit)
+    # The grey-photo suit reader (``suit4.onnx``, models/suit.py, suits "SHDC"): in a photo with
+    # no colour (vision.image.is_grey) it gives the suit of every index read as a card, in place
+    # of the black suit reader, by the same rule. False: not asked even when there.
+    grey_suit_reader: bool = True
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -102,6 +107,7 @@ class Reader:
     """Loads the shipped models once; :meth:`read` is safe to call repeatedly."""
 
     suit: IndexClassifier | None = None  # the suit reader, where the weights folder has one
+    grey_suit: IndexClassifier | None = None  # the grey-photo suit reader, likewise
 
     def __init__(self, weights_dir: str | Path | None = None, threads: int = 2) -> None:
         folder = Path(weights_dir) if weights_dir is not None else DEFAULT_WEIGHTS
@@ -114,25 +120,28 @@ class Reader:
         self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
         self.classifier = IndexClassifier(cls, threads=threads)
         self.suit = load_suit_reader(folder, self.settings, threads)
+        self.grey_suit = load_suit_reader(folder, self.settings, threads, "suit4")
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
         again at ``settings.zoom_scales``."""
-        reads = self._read_at(img, self.settings.det_scales)
+        grey = self.grey_suit is not None and is_grey(img)
+        reads = self._read_at(img, self.settings.det_scales, grey)
         if not reads and zoom and self.settings.zoom_scales:
-            reads = self._read_at(img, self.settings.zoom_scales)
+            reads = self._read_at(img, self.settings.zoom_scales, grey)
         return reads
 
-    def _read_at(self, img: np.ndarray, scales: tuple[float, ...]) -> list[IndexRead]:
+    def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False) -> list[IndexRead]:
         boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=scales)
         if len(boxes) == 0:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
-        if self.suit is not None:
-            probs = apply_suit_reader(probs, lambda mask: self.suit(
-                np.stack([crop_square(img, tuple(b), self.suit.size) for b in boxes[mask]]),
-                turns=self.settings.cls_turns), self.settings.suit_rule)
+        net, suits = (self.grey_suit, "SHDC") if grey else (self.suit, "SC")
+        if net is not None:
+            probs = apply_suit_reader(probs, lambda mask: net(
+                np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
+                turns=self.settings.cls_turns), self.settings.suit_rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]
@@ -150,11 +159,12 @@ class Reader:
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
 
 
-def load_suit_reader(folder: Path, settings: Settings, threads: int = 2) -> IndexClassifier | None:
-    """A weights folder's suit reader (``suit.onnx``); None where it has none or its settings
-    turn it off."""
-    path = folder / "suit.onnx"
-    return IndexClassifier(path, threads=threads) if settings.suit_reader and path.exists() else None
+def load_suit_reader(folder: Path, settings: Settings, threads: int = 2, name: str = "suit") -> IndexClassifier | None:
+    """A weights folder's suit reader (``suit.onnx``; ``name`` "suit4": the grey-photo one,
+    ``suit4.onnx``); None where it has none or its settings turn it off."""
+    path = folder / f"{name}.onnx"
+    on = settings.grey_suit_reader if name == "suit4" else settings.suit_reader
+    return IndexClassifier(path, threads=threads) if on and path.exists() else None
 
 
 def _size(box) -> float:

@@ -5,6 +5,9 @@ a club or a spade read from a 48-pixel grey crop).
 
 Why: the classifier's worst error is a club read as a spade, where at 32 pixels a soft club's
 lobes blur into a spade's blob; the suit reader sees the suit at 48 pixels and answers only that.
+
+In a black-and-white photo the grey-photo suit reader (four suits, ``suits`` "SHDC") has the
+same say on every index read as a card: there the classifier cannot see red from black.
 """
 
 from __future__ import annotations
@@ -16,51 +19,64 @@ from engine.cards import CODES
 SPADES = np.array([i for i, c in enumerate(CODES) if c[-1] == "S"])
 CLUBS = np.array([i for i, c in enumerate(CODES) if c[-1] == "C"])
 BLACK = np.concatenate([SPADES, CLUBS])
+# The classes of each suit, rank by rank (A..K: the engine's CODES hold them in that order).
+OF_SUIT = {s: np.array([i for i, c in enumerate(CODES) if c[-1] == s]) for s in "SHDC"}
 
 
 def read_black(probs: np.ndarray) -> np.ndarray:
     """Which rows of the classifier's probabilities (N, 53) read a black card (their likeliest
     class a spade or a club)."""
+    return read_as(probs, "SC")
+
+
+def read_as(probs: np.ndarray, suits: str) -> np.ndarray:
+    """Which rows of the classifier's probabilities (N, 53) read a card of one of ``suits``
+    (their likeliest class; "no index" is none)."""
     if len(probs) == 0:
         return np.zeros(0, bool)
-    return np.isin(probs.argmax(1), BLACK)
+    return np.isin(probs.argmax(1), np.concatenate([OF_SUIT[s] for s in suits]))
 
 
 RULES = ("product", "replace")
 
 
-def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product") -> np.ndarray:
-    """The classifier's probabilities (N, 53) with each rank's black mass (its spade and its
-    club together) shared anew between the two by the suit reader's (N, 2) spade and club
-    probabilities; red cards and "no index" unchanged, so each row still sums to one.
+def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product", suits: str = "SC") -> np.ndarray:
+    """The classifier's probabilities (N, 53) with each rank's mass over ``suits`` (by default
+    its spade and its club together) shared anew among them by the suit reader's (N, k)
+    probabilities of those suits, in that order; other suits and "no index" unchanged, so each
+    row still sums to one. ``suits`` "SHDC": the grey-photo suit reader's four.
 
     ``rule`` "replace": shared as the suit reader says alone. "product": as both say, the two
-    readers' odds multiplied (each reader's spade-v-club split taken as independent evidence
-    with even priors): where the classifier is sure, an unsure suit reader does not overrule it.
+    readers' odds multiplied (each reader's split taken as independent evidence with even
+    priors): where the classifier is sure, an unsure suit reader does not overrule it.
     """
     if rule not in RULES:
         raise ValueError(f"unknown suit rule {rule!r}: one of {', '.join(RULES)}")
+    if suit.shape[1:] != (len(suits),):
+        raise ValueError(f"the suit reader gives {suit.shape[1:]} probabilities a row, not one per suit of {suits}")
     p = np.array(probs, dtype=np.float32, copy=True)
-    spade, club = p[:, SPADES], p[:, CLUBS]
-    mass = spade + club
+    cols = np.stack([OF_SUIT[s] for s in suits])  # (k, 13)
+    each = p[:, cols]  # (N, k, 13): each suit's mass, rank by rank
+    mass = each.sum(1, keepdims=True)  # (N, 1, 13)
+    reader = np.asarray(suit, np.float32)[:, :, None]  # (N, k, 1)
     if rule == "replace":
-        share = np.broadcast_to(suit[:, :1], mass.shape)
+        share = np.broadcast_to(reader, each.shape)
     else:
-        s, c = spade * suit[:, :1], club * suit[:, 1:2]
-        total = s + c
-        share = np.divide(s, total, out=np.broadcast_to(suit[:, :1], mass.shape).copy(), where=total > 0)
-    p[:, SPADES] = mass * share
-    p[:, CLUBS] = mass * (1 - share)
+        both = each * reader
+        total = both.sum(1, keepdims=True)
+        share = np.divide(both, total, out=np.broadcast_to(reader, each.shape).copy(), where=total > 0)
+    p[:, cols] = mass * share
     return p
 
 
-def apply_suit_reader(probs: np.ndarray, suit_probs_of, rule: str = "product") -> np.ndarray:
-    """``probs`` (N, 53) with the suit reader's say on the rows read as black cards.
-    ``suit_probs_of(mask)`` gives the suit reader's (M, 2) probabilities for the M rows of
+def apply_suit_reader(probs: np.ndarray, suit_probs_of, rule: str = "product", suits: str = "SC") -> np.ndarray:
+    """``probs`` (N, 53) with the suit reader's say on the rows read as cards of ``suits`` (the
+    black suit reader's: spades and clubs; the grey-photo one's, "SHDC": every card).
+    ``suit_probs_of(mask)`` gives the suit reader's (M, k) probabilities for the M rows of
     ``mask`` (so that only those crops are cut and read)."""
-    mask = read_black(probs)
+    mask = read_as(probs, suits)
     if not mask.any():
         return probs
     out = np.array(probs, copy=True)
-    out[mask] = with_suit(probs[mask], suit_probs_of(mask), rule)
+    out[mask] = with_suit(probs[mask], suit_probs_of(mask), rule, suits)
     return out

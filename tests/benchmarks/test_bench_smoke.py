@@ -202,6 +202,39 @@ def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_sp
     r = module.read_deck(classifier, x, y)
     assert r["indices"] == 52 and r["right"] == 0.5
     assert r["clubs_read_as_spades"] == 1.0 and r["spades_read_as_clubs"] == 0.0
+    assert r["suit_wrong"] == 0.5  # the clubs: rank right, suit wrong
+
+
+def test_webcam_reads_grey_cuts_every_index_in_black_and_white_and_asks_the_grey_reader():
+    import numpy as np
+
+    from engine.cards import CODES
+    from tests.datasets.test_index_crops import bar_deck
+
+    module = script("webcam_reads")
+    x, y = module.deck_crops(bar_deck(), 16, seed=1, per_card=1, grey=True)
+    assert x.shape == (52, 16, 16, 3) and [CODES[k] for k in y] == list(CODES)
+    assert (x[..., 0] == x[..., 1]).all() and (x[..., 1] == x[..., 2]).all()
+
+    def classifier(crops, turns):  # every heart read as its spade (0.6 v 0.4), the rest right
+        p = np.zeros((len(crops), 53), np.float32)
+        p[np.arange(len(crops)), y] = 1
+        hearts = (y >= 13) & (y < 26)
+        p[hearts, y[hearts]] = 0.4
+        p[hearts, y[hearts] - 13] = 0.6
+        return p
+
+    plain = module.read_deck(classifier, x, y)
+    assert plain["right"] == 0.75 and plain["suit_wrong"] == 0.25
+
+    def grey_suit(crops, turns):  # sure of each index's true suit (S, H, D, C)
+        q = np.full((len(crops), 4), 1e-3, np.float32)
+        q[np.arange(len(crops)), asked // 13] = 1
+        return q
+
+    asked = y
+    fixed = module.read_deck(classifier, x, y, grey_suit, x, "product", "SHDC")
+    assert fixed["right"] == 1.0 and fixed["suit_wrong"] == 0.0
 
 
 def test_deck_shapes_relates_each_procedural_decks_reads_to_how_it_is_drawn():

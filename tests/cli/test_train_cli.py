@@ -31,16 +31,21 @@ def test_a_classifier_budget_must_be_positive(tmp_path, capsys):
 def test_export_writes_every_onnx_file(tmp_path, monkeypatch):
     import shutil
 
+    import torch
+
     import models.train as train
+    from models.suit import build_model
 
     for name in ("detector.pt", "classifier.pt", "suit.pt"):
         shutil.copy(train.MODELS / "weights" / name, tmp_path / name)
+    torch.save({"model": build_model("SHDC").state_dict(), "history": [], "suits": "SHDC"}, tmp_path / "suit4.pt")
     monkeypatch.setattr(train, "WEIGHTS", tmp_path)
     assert main(["train", "--export"]) == 0
     import onnxruntime as ort
 
-    for name in ("detector.onnx", "classifier.onnx", "suit.onnx"):
+    for name in ("detector.onnx", "classifier.onnx", "suit.onnx", "suit4.onnx"):
         assert ort.InferenceSession(str(tmp_path / name)).get_inputs(), name
+    assert ort.InferenceSession(str(tmp_path / "suit4.onnx")).get_outputs()[0].shape[-1] == 4
 
 
 def test_dataset_refuses_a_crop_side_out_of_range_by_name(tmp_path, capsys):

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.image import image_files, load_image
+from vision.image import image_files, is_grey, load_image
 from vision.types import ImageError
 
 
@@ -61,3 +61,27 @@ def test_image_files_lists_photos_by_suffix_at_any_depth_in_order(tmp_path):
     (tmp_path / "folder.jpg").mkdir()  # a folder named like a photo is not one
     assert [p.relative_to(tmp_path).as_posix() for p in image_files(tmp_path)] == [
         "a.png", "b.JPG", "sub/c.webp", "sub/d.bmp"]
+
+
+def _jpeg(img: np.ndarray, quality: int = 60) -> np.ndarray:
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+
+def test_a_black_and_white_photo_is_grey_and_a_colour_one_is_not():
+    rng = np.random.default_rng(0)
+    colour = np.full((480, 640, 3), (60, 120, 40), np.uint8)  # green felt
+    colour[100:300, 200:340] = 245  # a white card
+    cv2.putText(colour, "Q", (210, 150), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (30, 30, 200), 3)  # a red index
+    colour = np.clip(colour + rng.normal(0, 6, colour.shape), 0, 255).astype(np.uint8)
+    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert not is_grey(colour) and not is_grey(_jpeg(colour))
+    assert is_grey(grey) and is_grey(_jpeg(grey, 35)) and is_grey(grey[..., 0])
+    # only a few coloured pixels: still grey; a red index's worth of them: colour
+    few = grey.copy()
+    few[::160, ::160] = (0, 0, 255)  # 12 stray pixels
+    assert is_grey(few)
+    index = grey.copy()
+    index[120:160, 200:230] = (30, 30, 200)
+    assert not is_grey(index)

@@ -80,17 +80,19 @@ def test_only_rows_read_as_black_cards_are_asked():
     assert read_black(np.zeros((0, 53))).shape == (0,)
 
 
-def _suit_onnx(path: Path, club: bool) -> None:
-    """A suit network that always says club (or spade): its last layer's bias decides."""
+def _suit_onnx(path: Path, club: bool = False, suits: str = "SC", says: str | None = None) -> None:
+    """A suit network that always says club (or spade; or, of ``suits``, ``says``): its last
+    layer's bias decides."""
     import torch
 
     from models.suit import build_model, export_onnx
 
-    model = build_model()
+    says = says or ("C" if club else "S")
+    model = build_model(suits)
     with torch.no_grad():
         last = model[-1]
         last.weight.zero_()
-        last.bias.copy_(torch.tensor([-20.0, 20.0] if club else [20.0, -20.0]))
+        last.bias.copy_(torch.tensor([20.0 if s == says else -20.0 for s in suits]))
     export_onnx(model, path)
 
 
@@ -111,6 +113,12 @@ def folders(tmp_path_factory):
     out["off"] = root / "off"
     shutil.copytree(out["club"], out["off"])
     (out["off"] / "reader.json").write_text(json.dumps({"suit_reader": False}))
+    out["diamond"] = root / "diamond"  # a black suit reader sure of clubs, a grey-photo one of diamonds
+    shutil.copytree(out["club"], out["diamond"])
+    _suit_onnx(out["diamond"] / "suit4.onnx", suits="SHDC", says="D")
+    out["grey-off"] = root / "grey-off"
+    shutil.copytree(out["diamond"], out["grey-off"])
+    (out["grey-off"] / "reader.json").write_text(json.dumps({"grey_suit_reader": False}))
     return out
 
 
@@ -129,3 +137,68 @@ def test_the_reader_takes_the_black_suit_from_a_weights_folders_suit_reader(fold
     # "suit_reader": false in reader.json: the suit network is not even loaded
     assert Reader(folders["off"]).suit is None
     assert reads["off"] == reads["plain"]
+
+
+def test_the_grey_photo_reader_shares_each_ranks_mass_among_four_suits():
+    from vision.suits import read_as
+
+    p = np.stack([probs(**{"QS": 0.5, "QH": 0.3, "QC": 0.1, "2D": 0.05, "none": 0.05}),
+                  probs(**{"none": 0.9, "4D": 0.1})])
+    say = np.array([[0.1, 0.7, 0.1, 0.1], [0.25, 0.25, 0.25, 0.25]], np.float32)
+    out = with_suit(p, say, "replace", "SHDC")
+    assert out[0, CODES.index("QH")] == pytest.approx(0.9 * 0.7)  # the queen's 0.9 by the reader
+    assert out[0, CODES.index("QS")] == pytest.approx(0.09) and out[0, CODES.index("QD")] == pytest.approx(0.09)
+    assert out[0, CODES.index("2H")] == pytest.approx(0.035)
+    assert out[0, NONE] == pytest.approx(0.05) and np.allclose(out.sum(1), 1)
+    prod = with_suit(p, say, "product", "SHDC")
+    # odds: S 0.5 x 0.1, H 0.3 x 0.7, C 0.1 x 0.1 (D has none): 0.05, 0.21, 0.01 of 0.27
+    assert prod[0, CODES.index("QH")] == pytest.approx(0.9 * 0.21 / 0.27)
+    assert prod[0, CODES.index("QS")] == pytest.approx(0.9 * 0.05 / 0.27)
+    assert prod[0, CODES.index("QD")] == 0
+    assert np.allclose(prod[1], p[1])  # an even say changes nothing
+    assert read_as(p, "SHDC").tolist() == [True, False] and read_as(p, "HD").tolist() == [False, False]
+    with pytest.raises(ValueError, match="one per suit"):
+        with_suit(p, say, "product", "SC")
+
+
+def test_the_grey_photo_reader_is_asked_about_every_card_and_not_about_no_index():
+    p = np.stack([probs(**{"KS": 0.9, "KC": 0.1}), probs(**{"KH": 0.9, "KD": 0.1}), probs(**{"none": 0.8, "2C": 0.2})])
+    asked = []
+
+    def suit_of(mask):
+        asked.append(mask.copy())
+        return np.tile(np.float32([[0.01, 0.01, 0.97, 0.01]]), (int(mask.sum()), 1))
+
+    out = apply_suit_reader(p, suit_of, "replace", "SHDC")
+    assert asked[0].tolist() == [True, True, False]
+    assert [CODES[int(k)] if k < 52 else "none" for k in out.argmax(1)] == ["KD", "KD", "none"]
+
+
+def test_a_black_and_white_photo_takes_every_suit_from_the_grey_photo_reader(folders):
+    import cv2
+
+    from vision import Reader
+    from vision.evaluate import load_truth
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    colour = [cv2.imread(str(t.image)) for t in load_truth(fixtures)]
+    grey = [cv2.cvtColor(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) for c in colour]
+    reader = Reader(folders["diamond"])
+    assert reader.grey_suit is not None and (reader.grey_suit.size, reader.grey_suit.classes) == (48, 4)
+    read = [c for g in grey for c in reader.read(g).codes()]
+    assert read and all(c[-1] == "D" for c in read), read
+    # in colour it is not asked: the black suit reader says club, the red cards stay as read
+    club = Reader(folders["club"])
+    for c in colour:
+        if not is_grey_photo(c):
+            assert reader.read(c).codes() == club.read(c).codes()
+    # "grey_suit_reader": false: not loaded; a grey photo is read as the black suit reader has it
+    off = Reader(folders["grey-off"])
+    assert off.grey_suit is None
+    assert [off.read(g).codes() for g in grey] == [club.read(g).codes() for g in grey]
+
+
+def is_grey_photo(img) -> bool:
+    from vision.image import is_grey
+
+    return is_grey(img)
