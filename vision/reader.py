@@ -25,6 +25,7 @@ from vision.crops import crop_square
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector
+from vision.suits import RULES as SUIT_RULES
 from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
 
@@ -78,12 +79,16 @@ class Settings:
     suit_rule: str = "product"  # how its say and the classifier's are weighed (vision.suits.with_suit)
     # The grey-photo suit reader (``suit4.onnx``, models/suit.py, suits "SHDC"): in a photo with
     # no colour (vision.image.is_grey) it gives the suit of every index read as a card, in place
-    # of the black suit reader, by the same rule. False: not asked even when there.
+    # of the black suit reader. False: not asked even when there.
     grey_suit_reader: bool = True
+    grey_suit_rule: str = "product"  # its say and the classifier's weighed so (vision.suits.with_suit)
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
             raise ValueError(f"unknown one_deck_rule {self.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
+        for name in ("suit_rule", "grey_suit_rule"):
+            if getattr(self, name) not in SUIT_RULES:
+                raise ValueError(f"unknown {name} {getattr(self, name)!r}: one of {', '.join(SUIT_RULES)}")
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
@@ -137,11 +142,14 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
-        net, suits = (self.grey_suit, "SHDC") if grey else (self.suit, "SC")
+        if grey:
+            net, suits, rule = self.grey_suit, "SHDC", self.settings.grey_suit_rule
+        else:
+            net, suits, rule = self.suit, "SC", self.settings.suit_rule
         if net is not None:
             probs = apply_suit_reader(probs, lambda mask: net(
                 np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
-                turns=self.settings.cls_turns), self.settings.suit_rule, suits)
+                turns=self.settings.cls_turns), rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]

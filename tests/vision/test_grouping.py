@@ -166,6 +166,15 @@ def test_an_unknown_one_deck_rule_is_named_when_the_settings_are_made(tmp_path):
     assert not Settings.load(tmp_path).one_deck and Settings.load(tmp_path).one_deck_rule == "suit"
 
 
+def test_an_unknown_suit_rule_is_named_when_the_settings_are_made(tmp_path):
+    for name in ("suit_rule", "grey_suit_rule"):
+        with pytest.raises(ValueError, match=f"unknown {name} 'mean': one of product, replace"):
+            Settings(**{name: "mean"})
+    (tmp_path / "reader.json").write_text('{"grey_suit_rule": "replace"}')
+    s = Settings.load(tmp_path)
+    assert (s.grey_suit_rule, s.suit_rule) == ("replace", "product")
+
+
 def test_the_reader_reads_far_duplicates_by_the_suit_rule_by_default():
     s = Settings()
     assert s.one_deck and s.one_deck_rule == "suit"
