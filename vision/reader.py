@@ -81,7 +81,12 @@ class Settings:
     # no colour (vision.image.is_grey) it gives the suit of every index read as a card, in place
     # of the black suit reader. False: not asked even when there.
     grey_suit_reader: bool = True
-    grey_suit_rule: str = "product"  # its say and the classifier's weighed so (vision.suits.with_suit)
+    # How its say and the classifier's are weighed (vision.suits.with_suit): "replace", its say
+    # alone. On 800 synthetic photos each of synth2 and synth4 made black and white (session 18,
+    # models/weights/compare-session18-*.json), cards missed / wrong: without it 672 / 224 and
+    # 814 / 286; "product" 613 / 245 and 724 / 298 (more found, more wrong); "replace" 678 / 197
+    # and 799 / 253.
+    grey_suit_rule: str = "replace"
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once

@@ -78,3 +78,18 @@ def test_the_shipped_suit_reader_is_loaded_and_reads_the_table_photos_clubs(read
     assert reader.suit is not None and (reader.suit.size, reader.suit.classes) == (48, 2)
     table = _photo("webcam_WIN__WIN_20240627_12_09_15")
     assert {"2C", "QC", "TC", "6C"} <= set(reader.read(table.image).codes())
+
+
+def test_the_shipped_grey_photo_suit_reader_reads_black_and_white_photos(reader):
+    # Session 18: a photo with no colour has every suit read by the four-suit grey reader.
+    import cv2
+
+    from vision.image import is_grey
+
+    assert reader.grey_suit is not None and (reader.grey_suit.size, reader.grey_suit.classes) == (48, 4)
+    assert reader.settings.grey_suit_rule == "replace"
+    for prefix in ("phone_IMG_date__IMG_20220921_200123", "phone_IMG_date__IMG_20220921_200200"):
+        assert is_grey(cv2.imread(str(_photo(prefix).image))), prefix
+    close_up = _photo("phone_IMG_date__IMG_20220921_193944")  # a colour photo, made black and white
+    grey = cv2.cvtColor(cv2.imread(str(close_up.image)), cv2.COLOR_BGR2GRAY)
+    assert set(reader.read(grey).codes()) == close_up.codes
