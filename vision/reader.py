@@ -87,6 +87,9 @@ class Settings:
     # 814 / 286; "product" 613 / 245 and 724 / 298 (more found, more wrong); "replace" 678 / 197
     # and 799 / 253.
     grey_suit_rule: str = "replace"
+    # In a photo with no colour, after the grey-photo suit reader the black suit reader too has
+    # its say (suit_rule) on the indices then read as spades or clubs.
+    grey_then_black: bool = False
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -147,14 +150,14 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
-        if grey:
-            net, suits, rule = self.grey_suit, "SHDC", self.settings.grey_suit_rule
-        else:
-            net, suits, rule = self.suit, "SC", self.settings.suit_rule
-        if net is not None:
-            probs = apply_suit_reader(probs, lambda mask: net(
-                np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
-                turns=self.settings.cls_turns), rule, suits)
+        says = [(self.grey_suit, "SHDC", self.settings.grey_suit_rule)] if grey else []
+        if not grey or self.settings.grey_then_black:
+            says.append((self.suit, "SC", self.settings.suit_rule))
+        for net, suits, rule in says:
+            if net is not None:
+                probs = apply_suit_reader(probs, lambda mask, net=net: net(
+                    np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
+                    turns=self.settings.cls_turns), rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]

@@ -80,7 +80,7 @@ def test_only_rows_read_as_black_cards_are_asked():
     assert read_black(np.zeros((0, 53))).shape == (0,)
 
 
-def _suit_onnx(path: Path, club: bool = False, suits: str = "SC", says: str | None = None) -> None:
+def _suit_onnx(path: Path, club: bool = False, suits: str = "SC", says: str | None = None, sure: float = 20.0) -> None:
     """A suit network that always says club (or spade; or, of ``suits``, ``says``): its last
     layer's bias decides."""
     import torch
@@ -92,7 +92,7 @@ def _suit_onnx(path: Path, club: bool = False, suits: str = "SC", says: str | No
     with torch.no_grad():
         last = model[-1]
         last.weight.zero_()
-        last.bias.copy_(torch.tensor([20.0 if s == says else -20.0 for s in suits]))
+        last.bias.copy_(torch.tensor([sure if s == says else -sure for s in suits]))
     export_onnx(model, path)
 
 
@@ -119,6 +119,10 @@ def folders(tmp_path_factory):
     out["grey-off"] = root / "grey-off"
     shutil.copytree(out["diamond"], out["grey-off"])
     (out["grey-off"] / "reader.json").write_text(json.dumps({"grey_suit_reader": False}))
+    out["then-black"] = root / "then-black"  # grey-photo reader sure of spades, then the black one of clubs
+    shutil.copytree(out["club"], out["then-black"])
+    _suit_onnx(out["then-black"] / "suit4.onnx", suits="SHDC", says="S", sure=3.0)  # odds e^6
+    (out["then-black"] / "reader.json").write_text(json.dumps({"grey_then_black": True}))
     return out
 
 
@@ -202,3 +206,15 @@ def is_grey_photo(img) -> bool:
     from vision.image import is_grey
 
     return is_grey(img)
+
+
+def test_with_grey_then_black_the_black_suit_reader_has_the_last_say_in_a_grey_photo(folders):
+    import cv2
+
+    from vision import Reader
+    from vision.evaluate import load_truth
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    grey = [cv2.cvtColor(cv2.imread(str(t.image)), cv2.COLOR_BGR2GRAY) for t in load_truth(fixtures)]
+    read = [c for g in grey for c in Reader(folders["then-black"]).read(g).codes()]
+    assert read and all(c[-1] == "C" for c in read), read  # spades by the first, clubs by the second
