@@ -88,7 +88,9 @@ class Settings:
     # and 799 / 253.
     grey_suit_rule: str = "replace"
     # In a photo with no colour, after the grey-photo suit reader the black suit reader too has
-    # its say (suit_rule) on the indices then read as spades or clubs.
+    # its say (suit_rule) on the indices then read as spades or clubs. Off: on the same 800
+    # black-and-white photos of synth2 and synth4 it found 13 and 14 more cards and read 13 and
+    # 17 more wrong (models/weights/compare-session18-grey-then-black-800.json).
     grey_then_black: bool = False
 
     def __post_init__(self) -> None:
