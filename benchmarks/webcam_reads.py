@@ -35,7 +35,7 @@ from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.crops import to_grey  # noqa: E402
 from vision.onnx import IndexClassifier  # noqa: E402
-from vision.reader import Settings, load_suit_reader  # noqa: E402
+from vision.reader import Reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
 BLACK = [c for c in CODES if c[-1] in "SC"]
@@ -69,16 +69,14 @@ def suit_wrong(read: np.ndarray, y: np.ndarray) -> float:
     return float((card & (read % 13 == y % 13) & (read // 13 != y // 13)).mean())
 
 
-def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray,
-              suit: IndexClassifier | None = None, suit_crops: np.ndarray | None = None,
-              rule: str = "product", suits: str = "SC") -> dict:
-    """The deck's figures as the reader reads its crops: the classifier at four turns, and,
-    where the weights folder has a suit reader, its say on the indices read as black cards
-    (``suit_crops``: the same indices cut at its side; ``suits`` "SHDC": the grey-photo suit
-    reader's on every index read as a card)."""
+def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray, says=(),
+              suit_crops: dict | None = None) -> dict:
+    """The deck's figures as the reader reads its crops: the classifier at four turns, then
+    the say of each suit reader in ``says`` (``Reader.suit_says``: network, suits, rule) on the
+    indices read as cards of its suits (``suit_crops``: side -> the same indices cut at it)."""
     probs = classifier(crops, turns=4)
-    if suit is not None:
-        probs = apply_suit_reader(probs, lambda mask: suit(suit_crops[mask], turns=4), rule, suits)
+    for net, suits, rule in says:
+        probs = apply_suit_reader(probs, lambda mask, net=net: net(suit_crops[net.size][mask], turns=4), rule, suits)
     read = probs.argmax(1)
     return scores(read, y) | {"suit_wrong": suit_wrong(read, y)}
 
@@ -105,20 +103,16 @@ def main() -> None:
     if not names:
         parser.error("no decks: fetch the real designs or give --procedural")
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
-    classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
-    settings = {k: Settings.load(f) for k, f in folders.items()}
-    which = {k: ("suit4", "SHDC") if args.grey and (f / "suit4.onnx").exists() else ("suit", "SC")
-             for k, f in folders.items()}
-    suits = {k: s for k, f in folders.items() if (s := load_suit_reader(f, settings[k], name=which[k][0])) is not None}
-    sides = {c.size for c in classifiers.values()} | {c.size for c in suits.values()}
+    readers = {k: Reader(f) for k, f in folders.items()}
+    says = {k: r.suit_says(args.grey) for k, r in readers.items()}
+    sides = {r.classifier.size for r in readers.values()} | {net.size for s in says.values() for net, _, _ in s}
     rows = {}
     for name in names:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look, args.grey) for s in sides}
-        rows[name] = {k: read_deck(c, *crops[c.size], suits.get(k),
-                                   crops[suits[k].size][0] if k in suits else None, settings[k].suit_rule,
-                                   which[k][1])
-                      for k, c in classifiers.items()}
+        suit_crops = {s: x for s, (x, _) in crops.items()}
+        rows[name] = {k: read_deck(r.classifier, *crops[r.classifier.size], says[k], suit_crops)
+                      for k, r in readers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs", "suit_wrong"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,

@@ -54,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"--export: no {' or '.join(str(weights / m) for m in missing)} to export")
         print(export_detector(weights / "detector.pt", weights=weights))
         print(export_classifier(weights / "classifier.pt", weights=weights))
+        from models.suit import export_weights
+
         for name in ("suit.pt", "suit4.pt"):  # the suit readers, where shipped (models/suit.py)
             if (weights / name).exists():
-                from models.suit import export_weights
-
                 print(export_weights(weights / name))
         return 0
     if args.cls_minutes is not None and args.cls_minutes <= 0:

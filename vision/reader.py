@@ -152,17 +152,24 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
-        says = [(self.grey_suit, "SHDC", self.settings.grey_suit_rule)] if grey else []
-        if not grey or self.settings.grey_then_black:
-            says.append((self.suit, "SC", self.settings.suit_rule))
-        for net, suits, rule in says:
-            if net is not None:
-                probs = apply_suit_reader(probs, lambda mask, net=net: net(
-                    np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
-                    turns=self.settings.cls_turns), rule, suits)
+        for net, suits, rule in self.suit_says(grey):
+            probs = apply_suit_reader(probs, lambda mask, net=net: net(
+                np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
+                turns=self.settings.cls_turns), rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
                  for box, score, p in zip(boxes, scores, probs, strict=True))
         return [r for r in reads if r is not None]
+
+    def suit_says(self, grey: bool = False) -> list[tuple[IndexClassifier, str, str]]:
+        """The suit readers that have their say on a photo's indices, in order: (network, the
+        suits it tells apart, the rule its say is weighed by). ``grey``: a photo with no colour,
+        read by the grey-photo suit reader where this folder has one (and then by the black one
+        only with ``grey_then_black``)."""
+        grey = grey and self.grey_suit is not None
+        says = [(self.grey_suit, "SHDC", self.settings.grey_suit_rule)] if grey else []
+        if not grey or self.settings.grey_then_black:
+            says.append((self.suit, "SC", self.settings.suit_rule))
+        return [say for say in says if say[0] is not None]
 
     def read(self, image, zoom: bool = True) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.

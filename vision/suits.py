@@ -16,9 +16,6 @@ import numpy as np
 
 from engine.cards import CODES
 
-SPADES = np.array([i for i, c in enumerate(CODES) if c[-1] == "S"])
-CLUBS = np.array([i for i, c in enumerate(CODES) if c[-1] == "C"])
-BLACK = np.concatenate([SPADES, CLUBS])
 # The classes of each suit, rank by rank (A..K: the engine's CODES hold them in that order).
 OF_SUIT = {s: np.array([i for i, c in enumerate(CODES) if c[-1] == s]) for s in "SHDC"}
 

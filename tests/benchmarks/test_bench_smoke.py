@@ -227,13 +227,16 @@ def test_webcam_reads_grey_cuts_every_index_in_black_and_white_and_asks_the_grey
     plain = module.read_deck(classifier, x, y)
     assert plain["right"] == 0.75 and plain["suit_wrong"] == 0.25
 
-    def grey_suit(crops, turns):  # sure of each index's true suit (S, H, D, C)
-        q = np.full((len(crops), 4), 1e-3, np.float32)
-        q[np.arange(len(crops)), asked // 13] = 1
-        return q
+    class GreySuit:  # sure of each index's true suit (S, H, D, C)
+        size = 16
+
+        def __call__(self, crops, turns):
+            q = np.full((len(crops), 4), 1e-3, np.float32)
+            q[np.arange(len(crops)), asked // 13] = 1
+            return q
 
     asked = y
-    fixed = module.read_deck(classifier, x, y, grey_suit, x, "product", "SHDC")
+    fixed = module.read_deck(classifier, x, y, [(GreySuit(), "SHDC", "product")], {16: x})
     assert fixed["right"] == 1.0 and fixed["suit_wrong"] == 0.0
 
 
