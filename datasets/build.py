@@ -35,13 +35,19 @@ from vision.reader import NONE_CLASS
 CLASS_NAMES = list(CODES)  # class id = the engine's card number, suit * 13 + rank
 CLASS_ID = {name: i for i, name in enumerate(CLASS_NAMES)}
 SHARD = 200  # images per worker task
+# The chance that a photo has a joker among its cards (session 19), drawn from a stream of its
+# own (seed, image, JOKER_STREAM) so that the other photos are those the seed gave before.
+JOKERS = 0.15
+JOKER_STREAM = 7919
 
 _STATE: dict = {}
 
 
-def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str, ...] | None = None) -> None:
+def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str, ...] | None = None,
+          jokers: float = 0.0) -> None:
     cv2.setNumThreads(1)
     _STATE["kinds"] = kinds
+    _STATE["jokers"] = jokers
     decks = [load_deck(n, height=height) for n in deck_names]
     decks += [procedural_deck(seed, height=height) for seed in range(procedural)]
     _STATE["decks"] = decks
@@ -53,7 +59,7 @@ def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
     image = scene.image
     xs, ys = [], []
     boxes = []
-    for label in scene.labels:
+    for label in scene.labels + scene.jokers:  # a joker's corner marks: "no index"
         x1, y1, x2, y2 = label.box
         w, h = x2 - x1, y2 - y1
         boxes.append(label.box)
@@ -63,7 +69,7 @@ def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
             cx, cy = (x1 + x2) / 2 + jx, (y1 + y2) / 2 + jy
             box = (cx - w * k / 2, cy - h * k / 2, cx + w * k / 2, cy + h * k / 2)
             xs.append(crop_square(image, box, crop))
-            ys.append(CLASS_ID[label.card])
+            ys.append(CLASS_ID.get(label.card, NONE_CLASS))
     size = image.shape[0]
     sides = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [size * 0.05]
     for _ in range(per_scene_negatives):
@@ -99,7 +105,8 @@ def _task(args: tuple) -> tuple[int, int]:
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
         kind = kinds[int(rng.integers(len(kinds)))] if kinds else None  # else by scenes.KINDS' shares
-        scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind)
+        scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind,
+                           jokers=_STATE.get("jokers", 0.0), joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]))
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         lines = yolo_lines(scene)
@@ -117,14 +124,19 @@ def _task(args: tuple) -> tuple[int, int]:
 
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
-          crop: int = CROP, progress: bool = True, val_only: bool = False, kinds: list[str] | None = None) -> dict:
+          crop: int = CROP, progress: bool = True, val_only: bool = False, kinds: list[str] | None = None,
+          jokers: float = JOKERS) -> dict:
     """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
     summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
     gives the same photos and crops of the same boxes at another resolution. ``val_only``: only
     the validation share of the ``n`` (the same photos as in the whole set), e.g. to benchmark
     on a set without writing its training photos again. ``kinds``: only these scene kinds
     (``scenes.KINDS``), each as likely, e.g. a set of held-up cards alone; by default every kind
-    at its share."""
+    at its share. ``jokers``: the chance that a photo has one of its deck's jokers among its
+    cards, unlabelled (``scenes.make_scene``); 0 writes the photos of sets made before session
+    19, when no photo had a joker."""
+    if not 0 <= jokers <= 1:
+        raise ValueError(f"the jokers' chance must lie between 0 and 1, not {jokers}")
     if not 8 <= crop <= 256:
         raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
     unknown = unknown_kinds(kinds)
@@ -144,7 +156,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
-    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None)
+    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers)
     if workers == 1:
         _init(*initargs)
         results = map(_task, tasks)
@@ -169,7 +181,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         f"names: {json.dumps(CLASS_NAMES)}\n"
     )
     summary = {"images": total, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
-               "procedural_decks": procedural, **({"kinds": list(kinds)} if kinds else {}),
+               "procedural_decks": procedural, **({"kinds": list(kinds)} if kinds else {}), "jokers": jokers,
                "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary

@@ -17,7 +17,7 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ from PIL import Image
 
 from datasets.corner_index import deck_index_boxes, rescale_deck_boxes
 from datasets.deck_sources import DECK_SPECS, PACKAGES, fetch_package, package_dir, package_info
+from datasets.jokers import corner_boxes, median_slots, procedural_jokers
 from datasets.procedural_deck import procedural_faces
 from engine.cards import CODES as CARD_CODES
 
@@ -32,6 +33,7 @@ IndexBox = tuple[int, int, int, int]
 PROCEDURAL_PREFIX = "procedural-"
 PROCEDURAL_LISTED = 8  # procedural decks that available_decks() names; any seed loads
 HELD_OUT_SEEDS = frozenset(range(100, 112)) | frozenset(range(200, 320))  # benchmarks' unseen decks
+JOKER_FORMAT = 1  # bump when the jokers' rendering or corner boxes change
 RENDER_FORMAT = 2  # bump when rendering or box finding changes, to invalidate cached renders
 REFERENCE_HEIGHT = 320  # index boxes of real decks are found at this face height, then scaled
 
@@ -65,6 +67,11 @@ class Deck:
     licence: str
     faces: dict[str, np.ndarray]
     index_boxes: dict[str, list[IndexBox]]
+    # The deck's jokers (``datasets.jokers``), RGBA faces of the cards' size by name
+    # ("joker_black", "joker_red"; none for a design without them), and per joker the boxes of
+    # its corner marks, where an index would be: to be read as "no index", never as a card.
+    jokers: dict[str, np.ndarray] = field(default_factory=dict)
+    joker_boxes: dict[str, list[IndexBox]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if sorted(self.faces) != sorted(CARD_CODES) or sorted(self.index_boxes) != sorted(CARD_CODES):
@@ -77,6 +84,10 @@ class Deck:
             for x1, y1, x2, y2 in boxes:
                 if not (0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h):
                     raise ValueError(f"deck {self.name!r}: {code} box {(x1, y1, x2, y2)} is not inside the face")
+        for name, joker in self.jokers.items():
+            if joker.shape != (h, w, 4) or not self.joker_boxes.get(name):
+                raise ValueError(f"deck {self.name!r}: joker {name!r} must be an RGBA face of the cards' size, "
+                                 "with its corner boxes")
 
     @property
     def size(self) -> tuple[int, int]:
@@ -122,7 +133,11 @@ def available_decks(cache_dir: Path | None = None) -> list[str]:
 def procedural_deck(seed: int, height: int = 320) -> Deck:
     """Deck number ``seed`` of the procedurally drawn ones (the same seed gives the same deck)."""
     faces, boxes = procedural_faces(seed, height)
-    return Deck(f"{PROCEDURAL_PREFIX}{seed}", "ginsight datasets/procedural_deck.py", "CC0 (generated)", faces, boxes)
+    slots = median_slots(boxes)
+    jokers = procedural_jokers(seed, faces["2C"], slots, height)
+    joker_boxes = {name: corner_boxes(face, slots) for name, face in jokers.items()}
+    return Deck(f"{PROCEDURAL_PREFIX}{seed}", "ginsight datasets/procedural_deck.py", "CC0 (generated)", faces, boxes,
+                jokers, joker_boxes)
 
 
 def load_deck(name: str, cache_dir: Path | None = None, height: int = 320) -> Deck:
@@ -165,7 +180,35 @@ def load_deck(name: str, cache_dir: Path | None = None, height: int = 320) -> De
             reference = load_deck(name, cache_dir, REFERENCE_HEIGHT)
             boxes = rescale_deck_boxes(faces, reference.index_boxes, reference.size, spec.corners)
         _write_rendered(rendered, source, spec.licence, faces, boxes)
-    return Deck(name, source, spec.licence, faces, boxes)
+    jokers, joker_boxes = _jokers(spec, cache_dir, rendered, faces, boxes)
+    return Deck(name, source, spec.licence, faces, boxes, jokers, joker_boxes)
+
+
+def _jokers(spec, cache_dir: Path, rendered: Path, faces: dict[str, np.ndarray], boxes: dict[str, list[IndexBox]]
+            ) -> tuple[dict[str, np.ndarray], dict[str, list[IndexBox]]]:
+    """A real deck's jokers and their corner boxes: read from ``rendered/jokers.json`` and its
+    PNGs, or rendered (and written there) the first time."""
+    meta_file = rendered / "jokers.json"
+    if meta_file.exists():
+        meta = json.loads(meta_file.read_text())
+        if meta.get("format") == JOKER_FORMAT:
+            jokers = {n: np.asarray(Image.open(rendered / f"{n}.png").convert("RGBA")) for n in meta["boxes"]}
+            return jokers, {n: [tuple(b) for b in bs] for n, bs in meta["boxes"].items()}  # type: ignore[misc]
+    from datasets.jokers import render_svg_jokers
+
+    h, w = next(iter(faces.values())).shape[:2]
+    jokers = render_svg_jokers(spec, package_dir(cache_dir, spec.package), (w, h))
+    slots = median_slots(boxes)
+    joker_boxes = {n: corner_boxes(face, slots) for n, face in jokers.items()}
+    if rendered.exists():  # beside the faces; each file whole before it has its name
+        for n, face in jokers.items():
+            tmp = rendered / f".{n}.{os.getpid()}.png"
+            Image.fromarray(face).save(tmp, format="PNG")
+            tmp.replace(rendered / f"{n}.png")
+        tmp = rendered / f".jokers.{os.getpid()}.json"
+        tmp.write_text(json.dumps({"format": JOKER_FORMAT, "boxes": joker_boxes}) + "\n")
+        tmp.replace(meta_file)
+    return jokers, joker_boxes
 
 
 def _read_rendered(folder: Path, source: str) -> tuple[dict[str, np.ndarray], dict[str, list[IndexBox]]] | None:

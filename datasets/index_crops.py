@@ -67,6 +67,7 @@ BLURRED = 0.7  # share of crops defocused
 BLUR = (0.4, 1.6)  # the defocus, a Gaussian's sigma in frame pixels (``--blur``)
 BLUR_PER_LENGTH = 1 / 14  # and at most this share of the index's length (1.7 for 24 px), so a small index stays legible
 SHARD = 4000  # crops per file
+NO_INDEX = len(CODES)  # the classifier's "no index" class
 
 # The camera look (``camera_crop``, ``--look camera``): a frame captured at a webcam's own
 # resolution, soft and sharpened and JPEG'd there, then shrunk unevenly to a square frame.
@@ -161,9 +162,13 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
 
 
 def _index(rng: np.random.Generator, deck: Deck, code: str) -> tuple[np.ndarray, tuple[float, ...]]:
-    """The face of ``code`` and one of its index boxes (x1, y1, x2, y2), drawn."""
-    boxes = deck.index_boxes[code]
-    return deck.faces[code], tuple(float(v) for v in boxes[int(rng.integers(len(boxes)))])
+    """The face of ``code`` and one of its index boxes (x1, y1, x2, y2), drawn. ``code`` may be
+    one of the deck's jokers ("joker_black", "joker_red"): then a box of its corner marks."""
+    if code in deck.jokers:
+        face, boxes = deck.jokers[code], deck.joker_boxes[code]
+    else:
+        face, boxes = deck.faces[code], deck.index_boxes[code]
+    return face, tuple(float(v) for v in boxes[int(rng.integers(len(boxes)))])
 
 
 def _lay(face: np.ndarray, m: np.ndarray, k: float, table: np.ndarray) -> np.ndarray:
@@ -237,7 +242,7 @@ def shard_seeds(procedural: list[int], per_shard: int | None, shard: int) -> lis
 
 
 def _shard(args: tuple) -> int:
-    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur, look, suits = args
+    out, split, shard, start, stop, seed, side, procedural, per_shard, share, blur, look, suits, jokers = args
     crop = LOOKS[look][0]
     codes = [c for c in CODES if c[-1] in suits]
     real, backgrounds = _STATE["real"], _STATE["backgrounds"]
@@ -251,9 +256,16 @@ def _shard(args: tuple) -> int:
             decks = drawn if rng.random() < share else real
         deck = decks[int(rng.integers(len(decks)))]
         code = codes[int(rng.integers(len(codes)))]
+        label = CODES.index(code)
+        if jokers and rng.random() < jokers:  # a joker's corner, "no index" (drawn only when asked: seeds keep)
+            with_jokers = [d for d in decks if d.jokers] or [d for d in everything if d.jokers]
+            if with_jokers:
+                deck = with_jokers[int(rng.integers(len(with_jokers)))]
+                names = sorted(deck.jokers)
+                code, label = names[int(rng.integers(len(names)))], NO_INDEX
         background = backgrounds.sample(rng, 160)
         xs.append(crop(rng, deck, code, background, side, blur))
-        ys.append(CODES.index(code))
+        ys.append(label)
     np.savez_compressed(Path(out) / f"{split}-{shard:04d}.npz", x=np.stack(xs), y=np.array(ys, np.int16))
     return stop - start
 
@@ -261,7 +273,7 @@ def _shard(args: tuple) -> int:
 def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: int | list[int] = 0,
           side: int = CROP, val_fraction: float = 0.05, workers: int = 2, per_shard: int | None = None,
           procedural_share: float | None = None, blur: tuple[float, float] | None = None,
-          look: str = "webcam", suits: str = "SHDC") -> None:
+          look: str = "webcam", suits: str = "SHDC", jokers: float = 0.0) -> None:
     """``n`` crops (a ``val_fraction`` of them for validation) in shards under ``out``.
 
     ``procedural``: a number N of procedural decks (seeds 0..N-1) or a list of seeds. With
@@ -271,7 +283,10 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     (:func:`webcam_crop`) or ``camera`` (:func:`camera_crop`); ``blur``: its blur range (by
     default the look's own: sigmas in frame pixels for ``webcam``, shares of the index's
     length for ``camera``). ``suits``: the suits drawn (e.g. "SC", the black ones, for the
-    suit reader of ``models/suit.py``); with all four, the crops are as before.
+    suit reader of ``models/suit.py``); with all four, the crops are as before. ``jokers``: the
+    share of crops cut from a joker's corner (``datasets.jokers``) and labelled "no index"
+    (class 52), from the decks that have jokers; 0 (the default) draws none and keeps every
+    seed's crops as before.
     """
     if look not in LOOKS:
         raise ValueError(f"unknown look {look!r}: one of {', '.join(LOOKS)}")
@@ -291,6 +306,8 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
         raise ValueError("decks per shard must be at least 1")
     if procedural_share is not None and not 0 <= procedural_share <= 1:
         raise ValueError("the procedural share must lie between 0 and 1")
+    if not 0 <= jokers <= 1:
+        raise ValueError("the jokers' share must lie between 0 and 1")
     if not 0 <= blur[0] <= blur[1]:
         raise ValueError(f"the blur range must be 0 <= A <= B, not {blur[0]}-{blur[1]}")
     if per_shard is not None and per_shard >= len(seeds):
@@ -301,7 +318,7 @@ def build(out: Path, n: int, seed: int, *, deck_names: list[str], procedural: in
     for split, lo, hi in (("val", 0, n_val), ("train", n_val, n)):
         for start in range(lo, hi, SHARD):
             tasks.append((str(out), split, shard, start, min(start + SHARD, hi), seed, side, seeds, per_shard,
-                          procedural_share, blur, look, suits))
+                          procedural_share, blur, look, suits, jokers))
             shard += 1
     done, t0 = 0, time.time()
     pool = None
@@ -354,6 +371,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--leave-out", action="append", default=[], metavar="DECK",
                         help="a real design kept out (e.g. to read it as unseen later); repeatable")
     parser.add_argument("--suits", default="SHDC", help="the suits drawn, e.g. SC for the suit reader (default SHDC)")
+    parser.add_argument("--jokers", type=float, default=0.0,
+                        help="share of crops cut from a joker's corner, labelled 'no index' (default 0)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
@@ -363,7 +382,8 @@ def main(argv: list[str] | None = None) -> None:
     names = [n for n in names if n not in args.leave_out]
     build(args.out, args.n, args.seed, deck_names=names, procedural=args.procedural_seeds or args.procedural,
           side=args.side, workers=args.workers, per_shard=args.decks_per_shard,
-          procedural_share=args.procedural_share, blur=args.blur, look=args.look, suits=args.suits.upper())
+          procedural_share=args.procedural_share, blur=args.blur, look=args.look, suits=args.suits.upper(),
+          jokers=args.jokers)
 
 
 if __name__ == "__main__":

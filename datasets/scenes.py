@@ -48,6 +48,9 @@ class Scene:
     image: np.ndarray  # BGR uint8
     labels: list[IndexLabel] = field(default_factory=list)
     kind: str = ""
+    # A joker's visible corner marks (``card`` the joker's name): never labelled, they are
+    # where a detector may box something that must be read as "no index".
+    jokers: list[IndexLabel] = field(default_factory=list)
 
 
 def _rot(deg: float) -> np.ndarray:
@@ -280,11 +283,15 @@ def _distractors(rng: np.random.Generator, img: np.ndarray) -> None:
 
 def make_scene(
     rng: np.random.Generator, decks: list[Deck], backgrounds: Backgrounds, size: int = 640, kind: str | None = None,
-    clean: bool = False,
+    clean: bool = False, jokers: float = 0.0, joker_rng: np.random.Generator | None = None,
 ) -> Scene:
     """One synthetic photo with the labels of its visible corner indices.
 
     ``clean``: no perspective, light, blur, noise or JPEG (for checking the geometry).
+    ``jokers``: the chance that one of the photo's cards is one of its deck's jokers (when the
+    deck has them), unlabelled; its corner marks go to ``Scene.jokers``. Drawn from
+    ``joker_rng`` (by default ``rng``): with a stream of its own, a photo without a joker is
+    the photo the same ``rng`` gave before jokers existed.
     """
     if kind is None:
         kinds = list(KINDS)
@@ -295,6 +302,11 @@ def make_scene(
     face_hw = first.shape[:2]
     transforms = LAYOUTS[kind](rng, face_hw, size)
     chosen = [codes[i] for i in rng.permutation(len(codes))[: len(transforms)]]
+    if jokers > 0 and deck.jokers:
+        jr = rng if joker_rng is None else joker_rng
+        if jr.random() < jokers:
+            names = sorted(deck.jokers)
+            chosen[int(jr.integers(len(chosen)))] = names[int(jr.integers(len(names)))]
     persp = np.eye(3) if clean else _perspective(rng, size, rng.uniform(*PERSPECTIVE.get(kind, (0.0, 0.12))))
     if not clean and rng.random() < STRETCHED:
         persp = _stretch(rng, size) @ persp
@@ -306,7 +318,7 @@ def make_scene(
     shadow_dx, shadow_dy = rng.normal(0, size * 0.01, 2)
     shadow_strength = 0.0 if clean else rng.uniform(0, 0.45)
     for i, (code, m) in enumerate(zip(chosen, final, strict=True)):
-        face = deck.faces[code]
+        face = deck.jokers[code] if code in deck.jokers else deck.faces[code]
         # Work in the card's bounding rectangle only (with room for its shadow).
         corners = _transform(np.float64([[0, 0], [face_hw[1], 0], [face_hw[1], face_hw[0]], [0, face_hw[0]]]), m)
         pad = int(abs(shadow_dx) + abs(shadow_dy) + 8 + size * 0.02)
@@ -335,15 +347,16 @@ def make_scene(
                                 final[j])[0]
             card_px = np.linalg.norm(_transform(np.float64([[0, 0], [0, h]]), final[j]) @ [1, -1])
             _finger(rng, canvas, owner, anchor, card_px)
-    labels = []
+    labels, marks = [], []
     for i, (code, m) in enumerate(zip(chosen, final, strict=True)):
-        for box in deck.index_boxes[code]:
+        joker = code in deck.jokers
+        for box in deck.joker_boxes[code] if joker else deck.index_boxes[code]:
             quad = _transform(_index_quad(box, face_hw), m)
             label = _visible_label(code, quad, owner, i)
             if label is not None:
-                labels.append(label)
+                (marks if joker else labels).append(label)
     image = np.clip(canvas, 0, 255).astype(np.uint8) if clean else _degrade(rng, _light(rng, canvas))
-    return Scene(image, labels, kind)
+    return Scene(image, labels, kind, marks)
 
 
 def _visible_label(code: str, quad: np.ndarray, owner: np.ndarray, i: int) -> IndexLabel | None:

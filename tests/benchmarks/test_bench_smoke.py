@@ -340,3 +340,31 @@ def test_one_deck_rules_names_each_variant_of_the_settings():
     assert s.one_deck and s.one_deck_rule == "any" and s.card_indices == 0
     s = module.settings_of(base, "suit@7+2")
     assert (s.one_deck_rule, s.far_apart, s.card_indices) == ("suit", 7.0, 2)
+
+
+def test_joker_reads_counts_joker_corners_read_as_cards():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from datasets.decks import procedural_deck
+    from vision.reader import Settings
+
+    module = script("joker_reads")
+    deck = procedural_deck(1000, height=160)
+    x = module.joker_crops(deck, 16, seed=1, per_joker=3)
+    assert x.shape == (6, 16, 16, 3)  # two jokers, three crops each
+    assert np.array_equal(x, module.joker_crops(deck, 16, seed=1, per_joker=3))
+
+    def classifier(crops, turns):  # crops 0-2: KD (38) with 0.9, 0.6, 0.4; then "no index" thrice
+        p = np.zeros((len(crops), 53), np.float32)
+        p[0, 38], p[0, 52] = 0.9, 0.1
+        p[1, 38], p[1, 52] = 0.6, 0.4
+        p[2, 38], p[2, 52], p[2, 0] = 0.4, 0.3, 0.3
+        p[3:, 52] = 1
+        return p
+
+    reader = SimpleNamespace(classifier=classifier, settings=Settings(min_index=0.35, min_card=0.5))
+    r = module.read_jokers(reader, x)
+    assert r["crops"] == 6 and r["kept_as_index"] == 0.5 and r["read_as_card"] == pytest.approx(2 / 6)
+    assert r["read"] == {"KD": 3}

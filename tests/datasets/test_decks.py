@@ -185,6 +185,27 @@ def test_kennard_decks_render_with_their_symbols_sized(fetched_cache):
         assert_tight_indices(deck)
 
 
+@pytest.mark.slow
+def test_real_designs_bring_their_jokers_and_cache_them(fetched_cache):
+    from datasets.jokers import JOKER_NAMES
+    from tests.datasets.test_jokers import ink
+
+    cache, names = fetched_cache
+    deck = load_deck("svg-cards", cache)
+    w, h = deck.size
+    assert sorted(deck.jokers) == sorted(JOKER_NAMES)
+    for name, face in deck.jokers.items():
+        assert face.shape == (h, w, 4)
+        top = deck.joker_boxes[name][0]
+        assert top[2] < 0.5 * w and top[3] < 0.5 * h and ink(face, top) > 0.05  # "JOKER" in the corner
+    assert (cache / "rendered" / "svg-cards-320" / "jokers.json").exists()
+    again = load_deck("svg-cards", cache)
+    assert again.joker_boxes == deck.joker_boxes
+    assert all(np.array_equal(again.jokers[n], deck.jokers[n]) for n in JOKER_NAMES)
+    if "cardsjs" in names:
+        assert load_deck("cardsjs", cache).jokers == {}  # the artwork has none
+
+
 def test_symbol_uses_sized_by_height_get_their_width():
     from datasets.svg_render import SvgSheet
 

@@ -1,0 +1,115 @@
+"""How often a joker's corner is read as a card: every joker of every deck, its corner marks cut
+as a webcam (or, ``--look camera``, a webcam frame stretched to a square) shows them
+(``datasets.index_crops``), read by the classifier at the reader's four turns. Per deck and
+weights folder: the share of crops read as a card with at least the reader's ``min_index`` (the
+index is kept) and with at least its ``min_card`` (on its own it would make a card), and the
+cards most often read.
+
+Gin is played without jokers, but a joker left among the cards must read as nothing: real-dev's
+one joker was read as KD (session 18). Decks: the fetched real designs that have jokers, and
+procedural decks by seed (``--procedural 100-111 --procedural 200-319`` are decks no training set
+has). Synthetic data only; nothing here is chosen on ``../shared/real-dev``.
+
+    python benchmarks/joker_reads.py --a models/weights [--b OTHER] [--procedural 100-111] \\
+        [--per-joker 40] [--look camera] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.deck_reads import add_weights_and_decks  # noqa: E402
+from datasets.index_crops import LOOKS  # noqa: E402
+from engine.cards import CODES  # noqa: E402
+from vision.reader import NONE_CLASS, Reader  # noqa: E402
+
+
+def joker_crops(deck, side: int, seed: int, per_joker: int, look: str = "webcam") -> np.ndarray:
+    """``per_joker`` crops of the corner marks of each of ``deck``'s jokers, with ``look``."""
+    from datasets.backgrounds import Backgrounds
+
+    crop, blur = LOOKS[look]
+    backgrounds = Backgrounds()
+    xs = []
+    for i, name in enumerate(sorted(deck.jokers)):
+        for j in range(per_joker):
+            rng = np.random.default_rng([seed, i, j])
+            xs.append(crop(rng, deck, name, backgrounds.sample(rng, 160), side, blur))
+    return np.stack(xs)
+
+
+def read_jokers(reader: Reader, crops: np.ndarray) -> dict:
+    """The share of ``crops`` that ``reader``'s classifier reads as a card strong enough to be
+    kept as an index (``min_index``) and to make a card (``min_card``), and the cards read."""
+    probs = reader.classifier(crops, turns=reader.settings.cls_turns)
+    best = probs.argmax(1)
+    conf = probs.max(1)
+    card = best != NONE_CLASS
+    kept = card & (conf >= reader.settings.min_index)
+    made = card & (conf >= reader.settings.min_card)
+    read = Counter(CODES[c] for c in best[kept])
+    return {"crops": len(crops), "kept_as_index": float(kept.mean()), "read_as_card": float(made.mean()),
+            "read": dict(read.most_common(5))}
+
+
+def main() -> None:
+    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_weights_and_decks(parser, "100-111")
+    parser.add_argument("--per-joker", type=int, default=40, help="crops per joker and deck")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--look", choices=list(LOOKS), default="webcam")
+    args = parser.parse_args()
+
+    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
+    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    folders = {"a": args.a} | ({"b": args.b} if args.b else {})
+    readers = {k: Reader(f) for k, f in folders.items()}
+    rows = {}
+    for name in names:
+        deck = load_deck(name)
+        if not deck.jokers:
+            continue
+        crops = {r.classifier.size: None for r in readers.values()}
+        for side in crops:
+            crops[side] = joker_crops(deck, side, args.seed, args.per_joker, args.look)
+        rows[name] = {k: read_jokers(r, crops[r.classifier.size]) for k, r in readers.items()}
+    keys = list(folders)
+    print("| deck | " + " | ".join(f"{k}: kept as index | {k}: read as card" for k in keys) + " |")
+    print("|---|" + "---|---|" * len(keys))
+    for name, r in rows.items():
+        print(f"| {name} | " + " | ".join(f"{r[k]['kept_as_index']:.3f} | {r[k]['read_as_card']:.3f}" for k in keys)
+              + " |")
+    summary = {}
+    for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
+                         ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
+        if not group:
+            continue
+        summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group]))
+                              for m in ("kept_as_index", "read_as_card")} for k in keys}
+        for k in keys:
+            summary[label][k]["read"] = dict(sum((Counter(rows[n][k]["read"]) for n in group), Counter())
+                                             .most_common(8))
+        print(f"| mean of {len(group)} {label} | " + " | ".join(
+            f"{summary[label][k]['kept_as_index']:.3f} | {summary[label][k]['read_as_card']:.3f}" for k in keys) + " |")
+    for label, by_key in summary.items():
+        for k in keys:
+            print(f"{label}, {k}: most read {by_key[k]['read']}")
+    if args.json:
+        args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,
+                                         "per_joker": args.per_joker, "look": args.look, "decks": rows,
+                                         "summary": summary}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
