@@ -9,7 +9,11 @@ every shard of each source under a name that keeps its split and says where it c
         data/synth4/crops-neg data/synth5/crops-neg
 
 (session 8's training folder). ``train-0004.npz`` of ``data/synth4/crops`` becomes
-``train-synth4-crops-0004.npz``. All sources must hold crops of one side.
+``train-synth4-crops-0004.npz``. All sources must hold crops of one side, unless ``--side``
+is given: then the shards of another side are written resized to it (``cv2.INTER_AREA``), not
+linked. Session 19 took synth4's scene crops, cut at 48 px for session 5, down to the
+classifier's 32 that way rather than drawing the 8,000 photos again (``ginsight dataset --crop
+32`` would cut the same boxes straight at 32 px, a slightly different resampling).
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ def _side(shard: Path) -> int:
         return int(d["x"].shape[1])
 
 
-def link_crops(sources: list[Path], out: Path) -> list[Path]:
-    """Link every ``train-*``/``val-*`` shard of ``sources`` into ``out``; the links made.
+def link_crops(sources: list[Path], out: Path, side: int | None = None) -> list[Path]:
+    """Link every ``train-*``/``val-*`` shard of ``sources`` into ``out``; the links made. With
+    ``side``, a shard whose crops are of another side is written there resized to ``side``.
 
     Raises ``ValueError`` when a source has no shards, when two sources have one name, or when
-    the crops are not all one side (the classifier reads one side)."""
+    the crops are not all one side (the classifier reads one side) and no ``side`` is given."""
     names = {}
     for src in sources:
         tag = f"{src.resolve().parent.name}-{src.name}"
@@ -49,6 +54,10 @@ def link_crops(sources: list[Path], out: Path) -> list[Path]:
             split, _, rest = f.name.partition("-")
             plan.append((f.resolve(), out / f"{split}-{tag}-{rest}"))
         sides.setdefault(_side(shards[0]), src)
+    if side is not None:
+        if side < 8:
+            raise ValueError(f"a crop side of {side} px is too small")
+        sides = {side: out}
     if len(sides) > 1:
         detail = ", ".join(f"{side} px in {src}" for side, src in sorted(sides.items()))
         raise ValueError(f"the crops are not all one side: {detail}")
@@ -56,17 +65,34 @@ def link_crops(sources: list[Path], out: Path) -> list[Path]:
     for target, link in plan:
         if link.is_symlink() or link.exists():
             link.unlink()
-        link.symlink_to(target)
+        if side is not None and _side(target) != side:
+            _write_resized(target, link, side)
+        else:
+            link.symlink_to(target)
     return [link for _, link in plan]
+
+
+def _write_resized(shard: Path, dest: Path, side: int) -> None:
+    """``shard``'s crops resized to ``side`` pixels, written whole to ``dest``."""
+    import cv2
+
+    with np.load(shard) as d:
+        x, y = d["x"], d["y"]
+    small = np.stack([cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA) for img in x])
+    tmp = dest.with_name(f".{dest.name}")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, x=small, y=y)
+    tmp.replace(dest)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, type=Path, help="the folder to train on (e.g. data/mix/crops)")
     parser.add_argument("sources", nargs="+", type=Path, help="crops folders (crops/, crops-neg/, ...)")
+    parser.add_argument("--side", type=int, help="write the shards of another crop side resized to this one")
     args = parser.parse_args(argv)
     try:
-        links = link_crops(args.sources, args.out)
+        links = link_crops(args.sources, args.out, args.side)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

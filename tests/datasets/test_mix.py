@@ -42,3 +42,16 @@ def test_bad_sources_are_named(tmp_path, capsys):
     assert "error: no train" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "out"), str(tmp_path / "a" / "crops")]) == 0
     assert "1 training and 0 validation shards linked" in capsys.readouterr().out
+
+
+def test_with_a_side_the_shards_of_another_side_are_written_resized(tmp_path):
+    shard(tmp_path / "a" / "crops" / "train-0000.npz", 3, label=5)
+    shard(tmp_path / "b" / "crops" / "train-0000.npz", 2, side=48, label=7)
+    out = tmp_path / "mix" / "crops"
+    links = link_crops([tmp_path / "a" / "crops", tmp_path / "b" / "crops"], out, side=32)
+    kinds = {p.name: p.is_symlink() for p in links}
+    assert kinds == {"train-a-crops-0000.npz": True, "train-b-crops-0000.npz": False}
+    x, y = load_crops(out, "train")
+    assert x.shape == (5, 32, 32, 3) and sorted(y.tolist()) == [5, 5, 5, 7, 7]
+    assert (x[y == 7] == 7).all()  # a flat crop stays flat when resized
+    assert not list(out.glob(".*"))  # no temporary file left
