@@ -40,7 +40,7 @@ INK = 60  # a pixel this far (summed over RGB) from the face's colour is ink
 SIZE_TOLERANCE = 0.03  # a joker more than this share off the deck's card size is not used
 
 
-def face_colour(face: np.ndarray) -> np.ndarray:
+def paper_colour(face: np.ndarray) -> np.ndarray:
     """The colour of a face's paper: the median of a band just inside its outline, RGB."""
     h, w = face.shape[:2]
     band = np.concatenate([face[h // 2, round(w * 0.02): round(w * 0.06), :3],
@@ -54,7 +54,7 @@ def corner_boxes(face: np.ndarray, slots: list[IndexBox]) -> list[IndexBox]:
     in the corner region that reaches from the card's corner to past the slot (the slot grown
     by half its size), or the slot itself when that region has no ink."""
     h, w = face.shape[:2]
-    paper = face_colour(face).astype(np.int32)
+    paper = paper_colour(face).astype(np.int32)
     ink = (np.abs(face[..., :3].astype(np.int32) - paper).sum(2) > INK) & (face[..., 3] > 128)
     boxes = []
     for x1, y1, x2, y2 in slots:
@@ -138,7 +138,7 @@ def procedural_jokers(seed: int, face: np.ndarray, slots: list[IndexBox], height
     style = DeckStyle.from_seed(seed, height)
     rng = random.Random(f"joker-{seed}")
     h, w = face.shape[:2]
-    paper = tuple(int(v) for v in face_colour(face))
+    paper = tuple(int(v) for v in paper_colour(face))
     mark = rng.choice(["letters", "letters", "star", "word"])
     centre = rng.choice(["star", "word", "panel"])
     jokers = {}
