@@ -187,17 +187,22 @@ def load_deck(name: str, cache_dir: Path | None = None, height: int = 320) -> De
 def _jokers(spec, cache_dir: Path, rendered: Path, faces: dict[str, np.ndarray], boxes: dict[str, list[IndexBox]]
             ) -> tuple[dict[str, np.ndarray], dict[str, list[IndexBox]]]:
     """A real deck's jokers and their corner boxes: read from ``rendered/jokers.json`` and its
-    PNGs, or rendered (and written there) the first time."""
+    PNGs, or rendered (and written there) the first time. A machine given only the rendered
+    cards (no artwork, or no cairosvg: the GPU machine's bundle) gets no jokers, and the cards
+    as before."""
     meta_file = rendered / "jokers.json"
     if meta_file.exists():
         meta = json.loads(meta_file.read_text())
         if meta.get("format") == JOKER_FORMAT:
             jokers = {n: np.asarray(Image.open(rendered / f"{n}.png").convert("RGBA")) for n in meta["boxes"]}
             return jokers, {n: [tuple(b) for b in bs] for n, bs in meta["boxes"].items()}  # type: ignore[misc]
-    from datasets.jokers import render_svg_jokers
-
     h, w = next(iter(faces.values())).shape[:2]
-    jokers = render_svg_jokers(spec, package_dir(cache_dir, spec.package), (w, h))
+    try:
+        from datasets.jokers import render_svg_jokers
+
+        jokers = render_svg_jokers(spec, package_dir(cache_dir, spec.package), (w, h))
+    except (ImportError, OSError):
+        return {}, {}
     slots = median_slots(boxes)
     joker_boxes = {n: corner_boxes(face, slots) for n, face in jokers.items()}
     if rendered.exists():  # beside the faces; each file whole before it has its name

@@ -90,3 +90,14 @@ def test_index_crops_cut_jokers_as_no_index_only_when_asked(tmp_path):
     assert np.array_equal(xa, xb) and np.array_equal(ya, yb) and NO_INDEX not in set(ya)
     with pytest.raises(ValueError, match="jokers"):
         index_crops.build(tmp_path / "bad", 10, 4, jokers=1.5, **args)
+
+
+def test_a_rendered_deck_without_its_artwork_loads_without_jokers(tmp_path, monkeypatch):
+    # The GPU machine gets the rendered cards, not the packages: the deck loads, with no jokers.
+    import datasets.decks as decks
+
+    faces = {c: np.zeros((20, 14, 4), np.uint8) for c in CODES}
+    boxes = {c: [(1, 1, 4, 6), (10, 14, 13, 19)] for c in CODES}
+    spec = decks.DECK_SPECS["svg-cards"]
+    jokers, joker_boxes = decks._jokers(spec, tmp_path, tmp_path / "rendered" / "svg-cards-20", faces, boxes)
+    assert jokers == {} and joker_boxes == {}
