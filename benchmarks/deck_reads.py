@@ -69,25 +69,30 @@ def add_weights_and_decks(parser: argparse.ArgumentParser, seeds_example: str) -
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
 
-def report(rows: dict, keys: list[str], metrics: tuple[str, ...]) -> dict:
-    """Print per deck, for each weights folder, the share read right and clubs read as spades,
-    then the means over real designs and procedural decks; return those means (``metrics``)."""
+# The columns report() prints by default: (metric, heading, format).
+RIGHT_AND_CLUBS = (("right", "right", ".3f"), ("clubs_read_as_spades", "clubs as spades", ".2f"))
+
+
+def report(rows: dict, keys: list[str], metrics: tuple[str, ...], columns: tuple = RIGHT_AND_CLUBS) -> dict:
+    """Print per deck, for each weights folder, the ``columns`` (by default the share read right
+    and clubs read as spades), then the means over real designs and procedural decks; return
+    those means (``metrics``)."""
     from datasets.decks import PROCEDURAL_PREFIX
 
-    head = " | ".join(f"{k}: right | {k}: clubs as spades" for k in keys)
-    print(f"| deck | {head} |\n|---|" + "---|---|" * len(keys))
+    def cells(r: dict) -> str:
+        return " | ".join(f"{r[k][m]:{fmt}}" for k in keys for m, _, fmt in columns)
+
+    head = " | ".join(f"{k}: {heading}" for k in keys for _, heading, _ in columns)
+    print(f"| deck | {head} |\n|---|" + "---|" * len(keys) * len(columns))
     for name, r in rows.items():
-        cells = " | ".join(f"{r[k]['right']:.3f} | {r[k]['clubs_read_as_spades']:.2f}" for k in keys)
-        print(f"| {name} | {cells} |")
+        print(f"| {name} | {cells(r)} |")
     summary = {}
     for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
                          ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
         if group:
             summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group])) for m in metrics}
                               for k in keys}
-            cells = " | ".join(f"{summary[label][k]['right']:.3f} | {summary[label][k]['clubs_read_as_spades']:.2f}"
-                               for k in keys)
-            print(f"| mean of {len(group)} {label} | {cells} |")
+            print(f"| mean of {len(group)} {label} | {cells(summary[label])} |")
     return summary
 
 

@@ -27,10 +27,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.deck_reads import add_weights_and_decks  # noqa: E402
+from benchmarks.deck_reads import add_weights_and_decks, report  # noqa: E402
 from datasets.index_crops import LOOKS  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.reader import NONE_CLASS, Reader  # noqa: E402
+
+COLUMNS = (("kept_as_index", "kept as index", ".3f"), ("read_as_card", "read as card", ".3f"))
 
 
 def joker_crops(deck, side: int, seed: int, per_joker: int, look: str = "webcam") -> np.ndarray:
@@ -80,30 +82,15 @@ def main() -> None:
         deck = load_deck(name)
         if not deck.jokers:
             continue
-        crops = {r.classifier.size: None for r in readers.values()}
-        for side in crops:
-            crops[side] = joker_crops(deck, side, args.seed, args.per_joker, args.look)
+        crops = {side: joker_crops(deck, side, args.seed, args.per_joker, args.look)
+                 for side in {r.classifier.size for r in readers.values()}}
         rows[name] = {k: read_jokers(r, crops[r.classifier.size]) for k, r in readers.items()}
     keys = list(folders)
-    print("| deck | " + " | ".join(f"{k}: kept as index | {k}: read as card" for k in keys) + " |")
-    print("|---|" + "---|---|" * len(keys))
-    for name, r in rows.items():
-        print(f"| {name} | " + " | ".join(f"{r[k]['kept_as_index']:.3f} | {r[k]['read_as_card']:.3f}" for k in keys)
-              + " |")
-    summary = {}
-    for label, group in (("real designs", [n for n in rows if not n.startswith(PROCEDURAL_PREFIX)]),
-                         ("procedural", [n for n in rows if n.startswith(PROCEDURAL_PREFIX)])):
-        if not group:
-            continue
-        summary[label] = {k: {m: float(np.mean([rows[n][k][m] for n in group]))
-                              for m in ("kept_as_index", "read_as_card")} for k in keys}
-        for k in keys:
-            summary[label][k]["read"] = dict(sum((Counter(rows[n][k]["read"]) for n in group), Counter())
-                                             .most_common(8))
-        print(f"| mean of {len(group)} {label} | " + " | ".join(
-            f"{summary[label][k]['kept_as_index']:.3f} | {summary[label][k]['read_as_card']:.3f}" for k in keys) + " |")
+    summary = report(rows, keys, ("kept_as_index", "read_as_card"), COLUMNS)
     for label, by_key in summary.items():
+        group = [n for n in rows if n.startswith(PROCEDURAL_PREFIX) == (label == "procedural")]
         for k in keys:
+            by_key[k]["read"] = dict(sum((Counter(rows[n][k]["read"]) for n in group), Counter()).most_common(8))
             print(f"{label}, {k}: most read {by_key[k]['read']}")
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "seed": args.seed,

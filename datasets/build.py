@@ -106,7 +106,7 @@ def _task(args: tuple) -> tuple[int, int]:
         rng = np.random.default_rng([seed, i])
         kind = kinds[int(rng.integers(len(kinds)))] if kinds else None  # else by scenes.KINDS' shares
         scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind,
-                           jokers=_STATE.get("jokers", 0.0), joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]))
+                           jokers=_STATE["jokers"], joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]))
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         lines = yolo_lines(scene)

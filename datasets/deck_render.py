@@ -20,21 +20,23 @@ class DeckRenderError(RuntimeError):
     """The deck's artwork cannot be rendered into 52 same-sized faces."""
 
 
+def load_sheet(spec: SvgDeckSpec, path: Path) -> SvgSheet:
+    """One SVG file of ``spec``'s artwork, parsed, its symbol uses sized where the deck asks."""
+    sheet = SvgSheet.from_file(path)
+    if spec.symbol_widths:
+        sheet.size_symbol_uses()
+    return sheet
+
+
 def _documents(spec: SvgDeckSpec, root: Path) -> dict[str, tuple[ET.Element, Box]]:
     """Per card code: a document drawing just that card, and the page to look for it on."""
-    def sheet_of(path: Path) -> SvgSheet:
-        sheet = SvgSheet.from_file(path)
-        if spec.symbol_widths:
-            sheet.size_symbol_uses()
-        return sheet
-
     docs = {}
     if spec.layout in ("files", "codes"):
         for code in CARD_CODES:
-            sheet = sheet_of(root / spec.path / spec.card_ref(code))
+            sheet = load_sheet(spec, root / spec.path / spec.card_ref(code))
             docs[code] = (sheet.root, sheet.page)
         return docs
-    sheet = sheet_of(root / spec.path)
+    sheet = load_sheet(spec, root / spec.path)
     for code in CARD_CODES:
         ref = spec.card_ref(code)
         if ref not in sheet.by_id:

@@ -56,22 +56,21 @@ def corner_boxes(face: np.ndarray, slots: list[IndexBox]) -> list[IndexBox]:
     h, w = face.shape[:2]
     paper = paper_colour(face).astype(np.int32)
     ink = (np.abs(face[..., :3].astype(np.int32) - paper).sum(2) > INK) & (face[..., 3] > 128)
+    edge = max(2, round(0.02 * w))  # leave out the outline's own border: a few pixels at the card's edges
     boxes = []
     for x1, y1, x2, y2 in slots:
         bw, bh = x2 - x1, y2 - y1
         left = x1 < w - x2  # the slot's corner: the nearer side of the card
         top = y1 < h - y2
-        rx1, rx2 = (0, min(w, x2 + bw)) if left else (max(0, x1 - bw), w)
-        ry1, ry2 = (0, min(h, y2 + bh // 2)) if top else (max(0, y1 - bh // 2), h)
-        # leave out the outline's own border: a few pixels at the card's edges
-        edge = max(2, round(0.02 * w))
-        region = np.zeros_like(ink)
-        region[max(ry1, edge): min(ry2, h - edge), max(rx1, edge): min(rx2, w - edge)] = True
-        ys, xs = np.nonzero(ink & region)
+        rx1, rx2 = (0, x2 + bw) if left else (x1 - bw, w)
+        ry1, ry2 = (0, y2 + bh // 2) if top else (y1 - bh // 2, h)
+        rx1, ry1 = max(rx1, edge), max(ry1, edge)
+        rx2, ry2 = min(rx2, w - edge), min(ry2, h - edge)
+        ys, xs = np.nonzero(ink[ry1:max(ry1, ry2), rx1:max(rx1, rx2)])
         if len(xs) < 10:
             boxes.append((int(x1), int(y1), int(x2), int(y2)))
         else:
-            boxes.append((int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
+            boxes.append((rx1 + int(xs.min()), ry1 + int(ys.min()), rx1 + int(xs.max()) + 1, ry1 + int(ys.max()) + 1))
     return boxes
 
 
@@ -85,8 +84,8 @@ def median_slots(index_boxes: dict[str, list[IndexBox]]) -> list[IndexBox]:
 def render_svg_jokers(spec, package_root: Path, size: tuple[int, int]) -> dict[str, np.ndarray]:
     """The jokers of the SVG deck ``spec`` as RGBA faces of ``size`` (w, h), by name in
     :data:`JOKER_NAMES`; those the artwork lacks, or that are not the deck's card size, are left out."""
-    from datasets.deck_render import _fit
-    from datasets.svg_render import SvgSheet, locate, render_cropped
+    from datasets.deck_render import _fit, load_sheet
+    from datasets.svg_render import locate, render_cropped
 
     width, height = size
     refs = JOKER_REFS.get(spec.layout, ())
@@ -97,15 +96,11 @@ def render_svg_jokers(spec, package_root: Path, size: tuple[int, int]) -> dict[s
             path = package_root / spec.path / ref
             if not path.exists():
                 continue
-            one = SvgSheet.from_file(path)
-            if spec.symbol_widths:
-                one.size_symbol_uses()
+            one = load_sheet(spec, path)
             doc, page = one.root, one.page
         else:
             if sheet is None:
-                sheet = SvgSheet.from_file(package_root / spec.path)
-                if spec.symbol_widths:
-                    sheet.size_symbol_uses()
+                sheet = load_sheet(spec, package_root / spec.path)
             if ref not in sheet.by_id:
                 continue
             doc, page = sheet.element_document(ref), sheet.page

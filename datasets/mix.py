@@ -44,32 +44,31 @@ def link_crops(sources: list[Path], out: Path, side: int | None = None) -> list[
         if tag in names:
             raise ValueError(f"{src} and {names[tag]} would give their shards one name")
         names[tag] = src
-    plan: list[tuple[Path, Path]] = []
+    if side is not None and side < 8:
+        raise ValueError(f"a crop side of {side} px is too small")
+    plan: list[tuple[Path, Path, int]] = []  # shard, its name in out, its source's crop side
     sides: dict[int, Path] = {}
     for tag, src in names.items():
         shards = sorted(f for split in SPLITS for f in src.glob(f"{split}-*.npz"))
         if not shards:
             raise ValueError(f"no train-*.npz or val-*.npz shards in {src}")
+        src_side = _side(shards[0])
         for f in shards:
             split, _, rest = f.name.partition("-")
-            plan.append((f.resolve(), out / f"{split}-{tag}-{rest}"))
-        sides.setdefault(_side(shards[0]), src)
-    if side is not None:
-        if side < 8:
-            raise ValueError(f"a crop side of {side} px is too small")
-        sides = {side: out}
-    if len(sides) > 1:
-        detail = ", ".join(f"{side} px in {src}" for side, src in sorted(sides.items()))
+            plan.append((f.resolve(), out / f"{split}-{tag}-{rest}", src_side))
+        sides.setdefault(src_side, src)
+    if side is None and len(sides) > 1:
+        detail = ", ".join(f"{s} px in {src}" for s, src in sorted(sides.items()))
         raise ValueError(f"the crops are not all one side: {detail}")
     out.mkdir(parents=True, exist_ok=True)
-    for target, link in plan:
+    for target, link, src_side in plan:
         if link.is_symlink() or link.exists():
             link.unlink()
-        if side is not None and _side(target) != side:
+        if side is not None and src_side != side:
             _write_resized(target, link, side)
         else:
             link.symlink_to(target)
-    return [link for _, link in plan]
+    return [link for _, link, _ in plan]
 
 
 def _write_resized(shard: Path, dest: Path, side: int) -> None:
