@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jokers", type=float, default=None, metavar="P",
                         help="chance that a photo has a joker among its cards, unlabelled (default 0.15; "
                              "0 writes the photos of sets made before jokers were drawn)")
+    parser.add_argument("--backlit", type=float, default=None, metavar="P",
+                        help="chance that a photo of cards held up is backlit: darker and flatter than the room "
+                             "behind, the colour off (default 0.25; 0 writes the photos of sets made before)")
     parser.add_argument("--crop", type=int, default=32, metavar="PX",
                         help="side of the index crops in pixels (default 32; a classifier reads at its crops' side)")
 
@@ -42,11 +45,14 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError("--val must be in [0, 1)")
     if not 8 <= args.crop <= 256:
         raise GinsightError("--crop must be 8 to 256 pixels")
-    from datasets.build import JOKERS
+    from datasets.build import BACKLIT, JOKERS
 
     jokers = JOKERS if args.jokers is None else args.jokers
     if not 0 <= jokers <= 1:
         raise GinsightError("--jokers must be a chance between 0 and 1")
+    backlit = BACKLIT if args.backlit is None else args.backlit
+    if not 0 <= backlit <= 1:
+        raise GinsightError("--backlit must be a chance between 0 and 1")
     from datasets.scenes import KINDS, unknown_kinds
 
     unknown = unknown_kinds(args.kind)
@@ -65,6 +71,6 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
                     decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
-                    val_only=args.val_only, kinds=args.kind, jokers=jokers)
+                    val_only=args.val_only, kinds=args.kind, jokers=jokers, backlit=backlit)
     print(json.dumps(summary))
     return 0

@@ -39,15 +39,20 @@ SHARD = 200  # images per worker task
 # own (seed, image, JOKER_STREAM) so that the other photos are those the seed gave before.
 JOKERS = 0.15
 JOKER_STREAM = 7919
+# The chance that a photo of cards held up is backlit (session 20, scenes._backlit), drawn from a
+# stream of its own likewise: 0 writes the photos of sets made before.
+BACKLIT = 0.25
+LIGHT_STREAM = 7927
 
 _STATE: dict = {}
 
 
 def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str, ...] | None = None,
-          jokers: float = 0.0) -> None:
+          jokers: float = 0.0, backlit: float = 0.0) -> None:
     cv2.setNumThreads(1)
     _STATE["kinds"] = kinds
     _STATE["jokers"] = jokers
+    _STATE["backlit"] = backlit
     decks = [load_deck(n, height=height) for n in deck_names]
     decks += [procedural_deck(seed, height=height) for seed in range(procedural)]
     _STATE["decks"] = decks
@@ -106,7 +111,9 @@ def _task(args: tuple) -> tuple[int, int]:
         rng = np.random.default_rng([seed, i])
         kind = kinds[int(rng.integers(len(kinds)))] if kinds else None  # else by scenes.KINDS' shares
         scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind,
-                           jokers=_STATE["jokers"], joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]))
+                           jokers=_STATE["jokers"], joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]),
+                           backlit=_STATE.get("backlit", 0.0),
+                           light_rng=np.random.default_rng([seed, i, LIGHT_STREAM]))
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         lines = yolo_lines(scene)
@@ -125,7 +132,7 @@ def _task(args: tuple) -> tuple[int, int]:
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
           crop: int = CROP, progress: bool = True, val_only: bool = False, kinds: list[str] | None = None,
-          jokers: float = JOKERS) -> dict:
+          jokers: float = JOKERS, backlit: float = BACKLIT) -> dict:
     """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
     summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
     gives the same photos and crops of the same boxes at another resolution. ``val_only``: only
@@ -134,9 +141,12 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     (``scenes.KINDS``), each as likely, e.g. a set of held-up cards alone; by default every kind
     at its share. ``jokers``: the chance that a photo has one of its deck's jokers among its
     cards, unlabelled (``scenes.make_scene``); 0 writes the photos of sets made before session
-    19, when no photo had a joker."""
+    19, when no photo had a joker. ``backlit``: the chance that a photo of cards held up is
+    backlit (``scenes._backlit``); 0 writes the photos of sets made before session 20."""
     if not 0 <= jokers <= 1:
         raise ValueError(f"the jokers' chance must lie between 0 and 1, not {jokers}")
+    if not 0 <= backlit <= 1:
+        raise ValueError(f"the backlit chance must lie between 0 and 1, not {backlit}")
     if not 8 <= crop <= 256:
         raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
     unknown = unknown_kinds(kinds)
@@ -156,7 +166,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
-    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers)
+    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers, backlit)
     if workers == 1:
         _init(*initargs)
         results = map(_task, tasks)
@@ -182,7 +192,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     )
     summary = {"images": total, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
                "procedural_decks": procedural, **({"kinds": list(kinds)} if kinds else {}), "jokers": jokers,
-               "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
+               "backlit": backlit, "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 

@@ -9,7 +9,8 @@ that transform, measured on the pixels still showing (cards above it, fingers an
 edge cover it). A label is dropped when less than :data:`MIN_VISIBLE` of its index shows.
 A third of the photos are stretched to the frame without keeping their aspect (a wide
 webcam frame squeezed to a square). Then light, glare, shadow, blur, noise and JPEG; a fifth
-of the photos as from a dim webcam, and a few in black and white.
+of the photos as from a dim webcam, and a few in black and white. Cards held up may be
+backlit (:func:`_backlit`): darker and flatter than the room behind them, the colour off.
 Never mirrored: a flipped card shows glyphs that no real card has.
 """
 
@@ -28,6 +29,8 @@ FAR_SINGLE = 1 / 3  # share of "single" photos whose card is held far from the c
 MIN_VISIBLE = 0.6  # share of an index's area that must show for it to be labelled
 FINGER = -2  # owner id of pixels covered by a finger
 OUTSIDE = -3
+# Scenes whose cards are held up before the camera, in the air: only they may be backlit.
+BACKLIT_KINDS = ("single", "fan")
 
 
 def unknown_kinds(kinds) -> list[str]:
@@ -229,6 +232,25 @@ def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return cv2.LUT(np.clip(img, 0, 255).astype(np.uint8), lut)
 
 
+def _backlit(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray) -> np.ndarray:
+    """Cards held up before a bright window or lamp, in a room of mixed light (session 20): the
+    camera exposes for what is behind them, so the cards and the hand come out darker than it and
+    flatter (flare veils their ink: a black index prints grey on a grey card), and its white
+    balance is far off (a green or orange cast over everything, not the few percent of
+    :func:`_light`). The webcam photos of people holding up one card look so, and their indices
+    were what the detector missed most."""
+    front = ((owner >= 0) | (owner == FINGER)).astype(np.float32)
+    if front.sum() < 1:
+        return canvas
+    front = cv2.GaussianBlur(front, (0, 0), 1.5)[..., None]  # the edge of a card in a soft photo
+    mean = (canvas * front).sum((0, 1)) / front.sum()
+    flat = rng.uniform(0.4, 0.85)  # what is left of the cards' contrast
+    dark = (mean + (canvas - mean) * flat) * rng.uniform(0.35, 0.8)
+    img = canvas * (1 - front) * rng.uniform(1.0, 1.25) + dark * front
+    cast = np.clip(rng.normal(1, 0.15, 3), 0.7, 1.35).astype(np.float32)
+    return (img * cast).astype(np.float32)
+
+
 def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     size = img.shape[0]
     webcam = rng.random() < 0.2  # a cheap webcam in a dim room: few pixels, much noise, washed colour
@@ -284,6 +306,7 @@ def _distractors(rng: np.random.Generator, img: np.ndarray) -> None:
 def make_scene(
     rng: np.random.Generator, decks: list[Deck], backgrounds: Backgrounds, size: int = 640, kind: str | None = None,
     clean: bool = False, jokers: float = 0.0, joker_rng: np.random.Generator | None = None,
+    backlit: float = 0.0, light_rng: np.random.Generator | None = None,
 ) -> Scene:
     """One synthetic photo with the labels of its visible corner indices.
 
@@ -292,6 +315,8 @@ def make_scene(
     deck has them), unlabelled; its corner marks go to ``Scene.jokers``. Drawn from
     ``joker_rng`` (by default ``rng``): with a stream of its own, a photo without a joker is
     the photo the same ``rng`` gave before jokers existed.
+    ``backlit``: the chance that a photo of cards held up (:data:`BACKLIT_KINDS`) is backlit
+    (:func:`_backlit`), drawn from ``light_rng`` (by default ``rng``) likewise.
     """
     if kind is None:
         kinds = list(KINDS)
@@ -355,6 +380,10 @@ def make_scene(
             label = _visible_label(code, quad, owner, i)
             if label is not None:
                 (marks if joker else labels).append(label)
+    if not clean and backlit > 0 and kind in BACKLIT_KINDS:
+        lr = rng if light_rng is None else light_rng
+        if lr.random() < backlit:
+            canvas = _backlit(lr, canvas, owner)
     image = np.clip(canvas, 0, 255).astype(np.uint8) if clean else _degrade(rng, _light(rng, canvas))
     return Scene(image, labels, kind, marks)
 

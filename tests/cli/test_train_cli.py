@@ -85,3 +85,9 @@ def test_dataset_refuses_a_jokers_chance_out_of_range_by_name(tmp_path, capsys):
     assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--jokers", "1.5"]) == 2
     assert "--jokers must be a chance between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def test_dataset_refuses_a_backlit_chance_out_of_range_by_name(tmp_path, capsys):
+    assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--backlit", "-0.1"]) == 2
+    assert "--backlit must be a chance between 0 and 1" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

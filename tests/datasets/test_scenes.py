@@ -141,3 +141,32 @@ def test_single_cards_are_held_near_and_far(deck):
                 small += 1
                 assert _ink_share(scene.image, label.box) > 0.05
     assert small > 0 and abs(scenes.FAR_SINGLE - 1 / 3) < 1e-9
+
+
+def _held(deck, **kw):
+    return make_scene(np.random.default_rng([7, 2]), [deck], Backgrounds(), 320, "single", **kw)
+
+
+def test_a_backlit_held_card_is_darker_than_the_room_and_its_labels_the_same(deck):
+    plain = _held(deck)
+    lit = _held(deck, backlit=1.0, light_rng=np.random.default_rng(3))
+    assert [lb.box for lb in lit.labels] == [lb.box for lb in plain.labels] and plain.labels
+    card = np.zeros(plain.image.shape[:2], bool)
+    for lb in plain.labels:  # the index boxes lie on the card
+        x1, y1, x2, y2 = (round(v) for v in lb.box)
+        card[y1:y2, x1:x2] = True
+
+    def card_to_room(img):
+        grey = img.astype(float).mean(2)
+        return grey[card].mean() / grey[~card].mean()
+
+    assert card_to_room(lit.image) < card_to_room(plain.image)
+
+
+def test_backlit_is_drawn_from_its_own_stream_and_only_for_cards_held_up(deck):
+    plain = _held(deck)
+    never = _held(deck, backlit=0.0, light_rng=np.random.default_rng(3))
+    assert np.array_equal(plain.image, never.image)  # sets written before stay the same
+    table = [make_scene(np.random.default_rng([7, 2]), [deck], Backgrounds(), 320, "spread", **kw).image
+             for kw in ({}, {"backlit": 1.0, "light_rng": np.random.default_rng(3)})]
+    assert np.array_equal(*table)  # cards on a table lie in the room's light
