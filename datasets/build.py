@@ -112,7 +112,7 @@ def _task(args: tuple) -> tuple[int, int]:
         kind = kinds[int(rng.integers(len(kinds)))] if kinds else None  # else by scenes.KINDS' shares
         scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind,
                            jokers=_STATE["jokers"], joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]),
-                           backlit=_STATE.get("backlit", 0.0),
+                           backlit=_STATE["backlit"],
                            light_rng=np.random.default_rng([seed, i, LIGHT_STREAM]))
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
