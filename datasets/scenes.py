@@ -248,7 +248,7 @@ def _backlit(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray) ->
     dark = (mean + (canvas - mean) * flat) * rng.uniform(0.35, 0.8)
     img = canvas * (1 - front) * rng.uniform(1.0, 1.25) + dark * front
     cast = np.clip(rng.normal(1, 0.15, 3), 0.7, 1.35).astype(np.float32)
-    return (img * cast).astype(np.float32)
+    return img * cast  # float32 throughout, as the canvas
 
 
 def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
