@@ -13,12 +13,17 @@ Which indices count as "far apart" is the reader's ``far_apart`` (in index sizes
 ``--far-apart 7,6`` the "suit" rule is also tried at those distances (``suit@7``, ``suit@6``).
 With ``--two``, each rule also with at most two indices a card (``suit+2``): a third index of
 a code near its card is another card misread, and is read again as a far one is.
+With ``--same-turn 5:0.1,4:0.2``, the "suit" rule is also tried with the reader's
+``same_turn_apart`` and ``same_turn_margin`` at those values (``suit~5:0.1``): indices of one code
+at least that many index sizes apart whose crops match better as they are than turned half a
+turn (a card's two indices are each other turned) are two cards. Every other rule is measured
+with it off.
 
 For each data set and rule: cards missed and cards read wrong (what a player would have to
 mend), precision and recall, and how many cards the rule added, right and wrong.
 
     python benchmarks/one_deck_rules.py --data data/synth2 --data data/synth4-48 [--photos 800] \
-        [--weights models/weights] [--far-apart 7,6] [--grey] [--json OUT]
+        [--weights models/weights] [--far-apart 7,6] [--same-turn 5:0.1] [--grey] [--json OUT]
 """
 
 from __future__ import annotations
@@ -40,7 +45,13 @@ from vision.reader import ONE_DECK_RULES, Reader, group_indices
 
 def settings_of(base, rule: str):
     """The reader's settings for ``rule``: "off", a rule of ONE_DECK_RULES, or "suit@D" (the
-    "suit" rule with far_apart D); a "+2" after any of those: and a card shows at most two indices."""
+    "suit" rule with far_apart D); a "+2" after any of those: and a card shows at most two indices;
+    a "~A:M" after any of those: with same_turn_apart A and same_turn_margin M (else that is off)."""
+    if "~" in rule:  # suit~APART:MARGIN (Settings.same_turn_apart, same_turn_margin)
+        name, _, turn = rule.partition("~")
+        apart, _, margin = turn.partition(":")
+        return replace(settings_of(base, name), same_turn_apart=float(apart), same_turn_margin=float(margin))
+    base = replace(base, same_turn_apart=0.0)
     if rule == "off":
         return replace(base, one_deck=False)
     if rule.endswith("+2"):  # a card shows at most two indices (Settings.card_indices)
@@ -80,6 +91,8 @@ def main() -> None:
     ap.add_argument("--weights", type=Path, default=None, help="weights folder (default: the shipped one)")
     ap.add_argument("--far-apart", default="", help="more far_apart distances to try the suit rule at, e.g. 7,6")
     ap.add_argument("--two", action="store_true", help="also each rule with at most two indices a card")
+    ap.add_argument("--same-turn", default="",
+                    help="APART:MARGIN pairs to try the suit rule with same_turn_apart at, e.g. 5:0.1,4:0.2")
     ap.add_argument("--grey", action="store_true", help="also read every photo in black and white")
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
@@ -90,6 +103,12 @@ def main() -> None:
     rules = ("off", *ONE_DECK_RULES, *(f"suit@{float(d):g}" for d in args.far_apart.split(",") if d.strip()))
     if args.two:
         rules += tuple(f"{r}+2" for r in rules if r != "off")
+    turns = tuple(f"suit~{t.strip()}" for t in args.same_turn.split(",") if t.strip())
+    for t in turns:
+        settings_of(reader.settings, t)  # a malformed pair named before any photo is read
+    rules += turns
+    if turns:  # every look keeps its crops, for the rules that need them
+        reader.settings = replace(reader.settings, same_turn_apart=1.0)
     figures = {}
     print("| data | rule | missed / wrong | added right / wrong | precision | recall |")
     print("|---|---|---|---|---|---|")

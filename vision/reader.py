@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
-from vision.crops import crop_square
+from vision.crops import crop_square, half_turn_likeness, to_grey
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector
@@ -92,6 +92,21 @@ class Settings:
     # black-and-white photos of synth2 and synth4 it found 13 and 14 more cards and read 13 and
     # 17 more wrong (models/weights/compare-session18-grey-then-black-800.json).
     grey_then_black: bool = False
+    # A card's two indices are point-symmetric: each is the other turned half a turn. So two
+    # indices of one code, at least ``same_turn_apart`` index sizes apart (and nearer than
+    # ``far_apart``), whose crops match better as they are than with one turned half a turn
+    # (by more than ``same_turn_margin``, vision.crops.half_turn_likeness) lie the same way up
+    # and are two cards: the weaker is another card misread, read again as a far one is (two
+    # rows of cards laid out the same way up, a club read as the spade above it). 0 turns it off.
+    # On 800 synthetic photos each of synth2 and synth4, in colour and in black and white, and
+    # 800 of held20 (session 21, benchmarks/one_deck_rules.py --same-turn,
+    # models/weights/same-turn-session21.json), 5 and 0.2 against off: 9 more cards found and
+    # 3 more read wrong (4.5 / 0.1, 4 / 0.2 and 4 / 0.3 about the same; 3 / 0.3 and 3 / 0.5
+    # added as many wrong as right). On synthetic photos a card's two indices lie a median
+    # 3.8 index sizes apart, 5.3 at the 95th percentile, and one in 25 of the pairs nearer than
+    # 5 sizes match better as they are by more than 0.2: from 5 sizes on, almost none.
+    same_turn_apart: float = 5.0
+    same_turn_margin: float = 0.2
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -116,6 +131,7 @@ class IndexRead:
     card: str
     confidence: float  # detector score x classifier probability
     probs: np.ndarray = field(repr=False)
+    patch: np.ndarray | None = field(default=None, repr=False)  # the grey crop (same_turn_apart)
 
 
 class Reader:
@@ -152,12 +168,13 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
+        patches = to_grey(crops) if self.settings.same_turn_apart > 0 else [None] * len(boxes)
         for net, suits, rule in self.suit_says(grey):
             probs = apply_suit_reader(probs, lambda mask, net=net: net(
                 np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
                 turns=self.settings.cls_turns), rule, suits)
-        reads = (index_read(tuple(float(v) for v in box), score, p, self.settings)
-                 for box, score, p in zip(boxes, scores, probs, strict=True))
+        reads = (index_read(tuple(float(v) for v in box), score, p, self.settings, patch)
+                 for box, score, p, patch in zip(boxes, scores, probs, patches, strict=True))
         return [r for r in reads if r is not None]
 
     def suit_says(self, grey: bool = False) -> list[tuple[IndexClassifier, str, str]]:
@@ -217,7 +234,7 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
 
 
 def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarray,
-               settings: Settings = Settings()) -> IndexRead | None:
+               settings: Settings = Settings(), patch: np.ndarray | None = None) -> IndexRead | None:
     """One index: the classifier's likeliest class, its confidence sqrt(detector score x
     probability); None when that is "no index" or the confidence is under ``min_index``."""
     k = int(p.argmax())
@@ -226,7 +243,7 @@ def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarr
     conf = float(np.sqrt(score * p[k]))
     if conf < settings.min_index:
         return None
-    return IndexRead(box, CODES[k], conf, p)
+    return IndexRead(box, CODES[k], conf, p, patch)
 
 
 def suit_twin(code: str) -> str:
@@ -257,7 +274,20 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
         only = np.zeros_like(p)
         only[twin] = p[twin]  # read as the twin, with its share of what is left
         p = only
-    return index_read(ix.box, min(score, 1.0), p, settings)
+    return index_read(ix.box, min(score, 1.0), p, settings, ix.patch)
+
+
+def _one_card(best: IndexRead, ix: IndexRead, settings: Settings) -> bool:
+    """Whether ``ix`` may be the other index of ``best``'s card (both read as one code): within
+    ``far_apart`` index sizes of it, and, from ``same_turn_apart`` sizes on, not lying the same
+    way up (Settings.same_turn_apart)."""
+    apart = np.linalg.norm(_centre(ix.box) - _centre(best.box)) / max(_size(ix.box), _size(best.box))
+    if apart > settings.far_apart:
+        return False
+    if (settings.same_turn_apart > 0 and apart >= settings.same_turn_apart
+            and best.patch is not None and ix.patch is not None):
+        return half_turn_likeness(best.patch, ix.patch) <= settings.same_turn_margin
+    return True
 
 
 def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], list[IndexRead]]:
@@ -271,8 +301,7 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
         group.sort(key=lambda ix: -ix.confidence)
         best = group[0]
         # Indices of one card lie within about a card's diagonal of each other.
-        near = [ix for ix in group if np.linalg.norm(_centre(ix.box) - _centre(best.box))
-                <= settings.far_apart * max(_size(ix.box), _size(best.box))]
+        near = [ix for ix in group if ix is best or _one_card(best, ix, settings)]
         if settings.card_indices and len(near) > settings.card_indices:
             # A card shows at most two indices: the weaker ones near it are other cards of its
             # code misread (left over, to be read again), unless they lie on a kept one (the

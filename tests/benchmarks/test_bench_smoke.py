@@ -340,6 +340,9 @@ def test_one_deck_rules_names_each_variant_of_the_settings():
     assert s.one_deck and s.one_deck_rule == "any" and s.card_indices == 0
     s = module.settings_of(base, "suit@7+2")
     assert (s.one_deck_rule, s.far_apart, s.card_indices) == ("suit", 7.0, 2)
+    assert s.same_turn_apart == 0.0  # every rule but "~" is measured with the same-turn check off
+    s = module.settings_of(base, "suit~4.5:0.3")
+    assert (s.one_deck_rule, s.same_turn_apart, s.same_turn_margin) == ("suit", 4.5, 0.3)
 
 
 def test_joker_reads_counts_joker_corners_read_as_cards():

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engine.cards import CODES
+from vision.crops import half_turn_likeness
 from vision.draw import annotate
 from vision.reader import IndexRead, Settings, group_indices, suit_twin
 from vision.types import CardRead, Reading
@@ -195,3 +196,44 @@ def test_a_third_index_near_a_card_is_another_card_when_a_card_shows_two():
     twice = read("8S", 11, 11, 0.9, probs(**{"8S": 0.5, "8C": 0.4}))
     (card,) = group_indices([*pair, twice], two)
     assert card.boxes == tuple(ix.box for ix in pair) and not card.uncertain
+
+
+def glyph(turned=False, shift=0):
+    """A grey 32 px index crop: a rank stroke above a suit blob (not the same turned half a
+    turn), optionally turned half a turn or shifted right."""
+    a = np.full((32, 32), 230, np.float32)
+    a[4:7, 10 + shift:21 + shift] = 30  # the rank: a 7's bar
+    a[4:16, 18 + shift:21 + shift] = 30  # and its stem
+    a[19:27, 9 + shift:15 + shift] = 30  # the suit, off to one side
+    return a[::-1, ::-1].copy() if turned else a
+
+
+def test_half_turn_likeness_tells_a_cards_other_index_from_another_card():
+    a = glyph()
+    assert half_turn_likeness(a, glyph(turned=True)) < -0.3  # the same card's other corner
+    assert half_turn_likeness(a, glyph(shift=1)) > 0.3  # another card lying the same way up
+    assert half_turn_likeness(a, np.full((32, 32), 200, np.float32)) == 0.0  # a flat patch has no say
+
+
+def test_two_indices_of_one_code_lying_the_same_way_up_are_two_cards():
+    # Two rows of cards laid out the same way up, about six index sizes apart: a club read
+    # as the spade above it. Its crop matches the spade's as it is, not turned: another card,
+    # read again as its suit twin. A card's own second index (turned) stays with it.
+    p = probs(**{"8S": 0.6, "8C": 0.35})
+    spade = replace_patch(read("8S", 10, 10, 0.9, probs(**{"8S": 0.95})), glyph())
+    club = replace_patch(read("8S", 10, 130, 0.9, p), glyph(shift=1))
+    turned = replace_patch(read("8S", 10, 130, 0.9, p), glyph(turned=True))
+    on = Settings(same_turn_apart=5.0, same_turn_margin=0.1)
+    assert [c.card for c in group_indices([spade, club], on)] == ["8S", "8C"]
+    (card,) = group_indices([spade, turned], on)
+    assert card.card == "8S" and len(card.boxes) == 2 and not card.uncertain
+    # Off, or nearer than same_turn_apart, or with no crops: one card, as before.
+    assert [c.card for c in group_indices([spade, club], Settings(same_turn_apart=0.0))] == ["8S"]
+    assert [c.card for c in group_indices([spade, club], Settings(same_turn_apart=7.0))] == ["8S"]
+    bare = read("8S", 10, 130, 0.9, p)
+    assert [c.card for c in group_indices([spade, bare], on)] == ["8S"]
+
+
+def replace_patch(index, patch):
+    index.patch = patch
+    return index
