@@ -41,7 +41,9 @@ camera look, clubs of standard decks go to spades far more often than spades to 
         --leave-out kennard --leave-out kennard-big --leave-out kennard-big-4-color
 
 writes ``train-NNNN.npz`` / ``val-NNNN.npz`` shards (``x`` uint8 (N, S, S, 3) BGR, ``y`` class) like
-``ginsight dataset``'s ``crops/``, so that ``datasets.mix`` and the classifier's training take them.
+``ginsight dataset``'s ``crops/``, so that ``datasets.mix`` and the classifier's training take them;
+and ``up``, the way each index's top faces in its crop (degrees anticlockwise from up, for the
+way-up reader of ``models/way_up.py``).
 """
 
 from __future__ import annotations
@@ -77,9 +79,10 @@ CAMERA_SQUEEZED = 0.7  # share of frames resized to a square without keeping the
 
 
 def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.ndarray,
-                side: int = CROP, blur: tuple[float, float] = BLUR) -> np.ndarray:
+                side: int = CROP, blur: tuple[float, float] = BLUR, way_up: bool = False):
     """One index of ``code`` (either corner) cut from a webcam-like frame: (side, side, 3) BGR.
-    ``blur``: the range of the defocus's sigma, frame pixels (capped by the index's length)."""
+    ``blur``: the range of the defocus's sigma, frame pixels (capped by the index's length).
+    ``way_up``: also the way the index's top faces in the crop (:func:`way_up_degrees`)."""
     face, (x1, y1, x2, y2) = _index(rng, deck, code)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     length = rng.uniform(*LENGTH)
@@ -94,7 +97,8 @@ def webcam_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     img = _lay(face, m, k, background)
     corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T
     img = _webcam(rng, img, blur, length * BLUR_PER_LENGTH)
-    return _cut(rng, img, corners, side)
+    crop = _cut(rng, img, corners, side)
+    return (crop, way_up_degrees(m[:, :2], face, (x1, y1, x2, y2))) if way_up else crop
 
 
 def _webcam(rng: np.random.Generator, img: np.ndarray, blur: tuple[float, float] = BLUR,
@@ -113,10 +117,11 @@ def _webcam(rng: np.random.Generator, img: np.ndarray, blur: tuple[float, float]
 
 
 def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.ndarray,
-                side: int = CROP, blur: tuple[float, float] = CAMERA_BLUR) -> np.ndarray:
+                side: int = CROP, blur: tuple[float, float] = CAMERA_BLUR, way_up: bool = False):
     """One index of ``code`` (either corner) as a webcam frame stretched to a square shows it:
     (side, side, 3) BGR. ``blur``: the range of the camera's softness, a sigma as a share of
-    the index's length at the camera's resolution.
+    the index's length at the camera's resolution. ``way_up``: also the way the index's top
+    faces in the crop (:func:`way_up_degrees`).
 
     Unlike :func:`webcam_crop`, the softness, the webcam's sharpening, the noise and a first
     JPEG happen at the camera's resolution, and only then is the frame shrunk, unevenly when it
@@ -158,7 +163,21 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
         _salt_and_pepper(rng, img, rng.uniform(0.001, 0.01))
     img = _jpeg(rng, img, (70, 95))
     corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ m.T * [w / frame, h / frame]
-    return _cut(rng, img, corners, side)
+    crop = _cut(rng, img, corners, side)
+    if not way_up:
+        return crop
+    return crop, way_up_degrees(np.diag([w / frame, h / frame]) @ m[:, :2], face, (x1, y1, x2, y2))
+
+
+def way_up_degrees(linear: np.ndarray, face: np.ndarray, box: tuple[float, ...]) -> float:
+    """Which way the top of the index ``box`` of ``face`` faces once the face is mapped by the
+    2x2 ``linear`` part of its warp (turn, scale, squeeze): degrees anticlockwise from the
+    image's up, in [0, 360) (0 upright, 90 its top to the left, 180 upside down). An index in
+    the face's upper half is upright on the face, one in its lower half turned half a turn
+    (the card's other corner; a deck with four indices has two of each)."""
+    upright = (box[1] + box[3]) / 2 < face.shape[0] / 2
+    vx, vy = np.asarray(linear, np.float64) @ np.array([0.0, -1.0 if upright else 1.0])
+    return float(np.degrees(np.arctan2(-vx, -vy)) % 360)
 
 
 def _index(rng: np.random.Generator, deck: Deck, code: str) -> tuple[np.ndarray, tuple[float, ...]]:
@@ -248,7 +267,7 @@ def _shard(args: tuple) -> int:
     real, backgrounds = _STATE["real"], _STATE["backgrounds"]
     drawn = _procedural(shard_seeds(procedural, per_shard, shard)) if per_shard else _STATE["procedural"]
     everything = real + drawn  # every deck alike, unless a share is asked for
-    xs, ys = [], []
+    xs, ys, ups = [], [], []
     for i in range(start, stop):
         rng = np.random.default_rng([seed, i])
         decks = everything
@@ -264,9 +283,12 @@ def _shard(args: tuple) -> int:
                 names = sorted(deck.jokers)
                 code, label = names[int(rng.integers(len(names)))], NO_INDEX
         background = backgrounds.sample(rng, 160)
-        xs.append(crop(rng, deck, code, background, side, blur))
+        x, up = crop(rng, deck, code, background, side, blur, way_up=True)
+        xs.append(x)
         ys.append(label)
-    np.savez_compressed(Path(out) / f"{split}-{shard:04d}.npz", x=np.stack(xs), y=np.array(ys, np.int16))
+        ups.append(up)
+    np.savez_compressed(Path(out) / f"{split}-{shard:04d}.npz", x=np.stack(xs), y=np.array(ys, np.int16),
+                        up=np.array(ups, np.float32))
     return stop - start
 
 

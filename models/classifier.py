@@ -122,21 +122,31 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
     """Further turns, lost resolution, light, white balance, washed or no colour, blur and noise
     on uint8 BGR crops (N, S, S, 3). Never inverted: that would turn red indices cyan, which no
     deck prints (the dark-faced decks with light indices are in the data set itself)."""
+    return augment_turned(rng, batch)[0]
+
+
+def augment_turned(rng: np.random.Generator, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`augment`, and how far each crop was turned: degrees anticlockwise, (N,) float32
+    (the way-up reader, ``models/way_up.py``, learns which way an index faces from it)."""
     import cv2
 
     from vision.crops import LUMA
 
     out = np.empty_like(batch)
+    turned = np.zeros(len(batch), np.float32)
     n, s = batch.shape[:2]
     for i in range(n):
         img = batch[i]
         k = int(rng.integers(4))
         if k:
-            img = np.rot90(img, k)
+            img = np.rot90(img, k)  # anticlockwise
+        turned[i] = 90 * k
         if rng.random() < 0.5:
-            m = cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), rng.uniform(-45, 45), rng.uniform(0.9, 1.1))
+            a = rng.uniform(-45, 45)
+            m = cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), a, rng.uniform(0.9, 1.1))
             m[:, 2] += rng.normal(0, 1.5, 2)
             img = cv2.warpAffine(img, m, (s, s), borderMode=cv2.BORDER_REPLICATE)
+            turned[i] += a  # positive: anticlockwise
         if rng.random() < 0.3:  # few pixels: a small index from a far or cheap camera, scaled up
             small = max(6, round(s * rng.uniform(0.3, 0.75)))
             img = cv2.resize(cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA), (s, s),
@@ -154,7 +164,7 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
         if rng.random() < 0.5:
             f += rng.normal(0, rng.uniform(1, 12), f.shape)
         out[i] = np.clip(f, 0, 255).astype(np.uint8)
-    return out
+    return out, turned
 
 
 def trained_crop(history: list[dict]) -> int:

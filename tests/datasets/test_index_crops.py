@@ -191,7 +191,7 @@ def test_build_takes_the_camera_look_and_refuses_an_unknown_one(tmp_path, monkey
     seen = []
     real_crop = index_crops.camera_crop
     monkeypatch.setitem(index_crops.LOOKS, "camera",
-                        (lambda *a: seen.append(a[-1]) or real_crop(*a), index_crops.CAMERA_BLUR))
+                        (lambda *a, **kw: seen.append(a[-1]) or real_crop(*a, **kw), index_crops.CAMERA_BLUR))
     index_crops.build(tmp_path / "a", 6, 2, deck_names=[], procedural=1, side=24, val_fraction=0.2, workers=1,
                       look="camera")
     assert seen == [index_crops.CAMERA_BLUR] * 6  # every crop, with the look's own blur range
@@ -227,3 +227,42 @@ def test_suits_draws_only_those_suits_and_all_four_draw_as_before(tmp_path):
     assert {CODES[k][-1] for k in a[1]} > {"S", "C"}
     with pytest.raises(ValueError, match="suits"):
         index_crops.build(tmp_path / "x", 4, 5, suits="SX", **kw)
+
+
+def t_deck(turned: bool) -> Deck:
+    """A deck whose index is a T (a bar across its top, a stem down) in the face's upper-left
+    corner, or (``turned``) in its lower-right corner turned half a turn."""
+    face = np.full((H, W, 4), 255, np.uint8)
+    ink = np.zeros((30, 14), bool)
+    ink[:7, :] = True  # the bar
+    ink[7:, 5:9] = True  # the stem
+    x1, y1 = (W - 20, H - 38) if turned else BOX[:2]
+    face[y1:y1 + 30, x1:x1 + 14, :3][ink[::-1, ::-1] if turned else ink] = 0
+    return Deck("tees", "test", "none", {c: face for c in CODES}, {c: [(x1, y1, x1 + 14, y1 + 30)] for c in CODES})
+
+
+@pytest.mark.parametrize("look", ["webcam", "camera"])
+@pytest.mark.parametrize("turned", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_way_up_says_which_way_the_index_top_faces(look, turned, seed):
+    # Turned back by the angle it gives, the index stands upright: the T's bar (its widest
+    # row of ink) lies above the middle of its ink, whatever the turn, squeeze and corner.
+    crop_of = index_crops.LOOKS[look][0]
+    crop, up = crop_of(np.random.default_rng(seed), t_deck(turned), "QS", background(200), side=48, way_up=True)
+    assert 0 <= up < 360
+    back = cv2.warpAffine(crop, cv2.getRotationMatrix2D((23.5, 23.5), -up, 1.0), (48, 48),
+                          borderMode=cv2.BORDER_REPLICATE)
+    grey = back.astype(np.float32).mean(2)
+    ink = grey < (grey.min() + grey.max()) / 2
+    rows = np.nonzero(ink)[0]
+    assert int(ink.sum(1).argmax()) < rows.mean() - 2
+    # the crop itself is the one drawn without asking
+    again = crop_of(np.random.default_rng(seed), t_deck(turned), "QS", background(200), side=48)
+    assert np.array_equal(again, crop)
+
+
+def test_shards_say_which_way_each_index_faces(tmp_path):
+    index_crops.build(tmp_path, 6, 3, deck_names=[], procedural=[5], workers=1)
+    d = np.load(tmp_path / "train-0001.npz")
+    assert d["up"].shape == (5,) and d["up"].dtype == np.float32
+    assert ((d["up"] >= 0) & (d["up"] < 360)).all()
