@@ -17,7 +17,11 @@ With ``--same-turn 5:0.1,4:0.2``, the "suit" rule is also tried with the reader'
 ``same_turn_apart`` and ``same_turn_margin`` at those values (``suit~5:0.1``): indices of one code
 at least that many index sizes apart whose crops match better as they are than turned half a
 turn (a card's two indices are each other turned) are two cards. Every other rule is measured
-with it off.
+with it off. With ``--way-up 3:0.5:0,4:0.5:0.7`` (a weights folder with ``way_up.onnx``), the
+rules given by ``--same-turn`` (or "suit" alone) are also tried with the reader's
+``way_up_apart``, ``way_up_same`` and ``way_up_along`` at those values (``suit~5:0.2^3:0.5:0``):
+indices of one code at least that far apart that the way-up reader reads as facing one way
+(and, with ALONG, lying along it) are two cards.
 
 For each data set and rule: cards missed and cards read wrong (what a player would have to
 mend), precision and recall, and how many cards the rule added, right and wrong.
@@ -46,7 +50,13 @@ from vision.reader import ONE_DECK_RULES, Reader, group_indices
 def settings_of(base, rule: str):
     """The reader's settings for ``rule``: "off", a rule of ONE_DECK_RULES, or "suit@D" (the
     "suit" rule with far_apart D); a "+2" after any of those: and a card shows at most two indices;
-    a "~A:M" after any of those: with same_turn_apart A and same_turn_margin M (else that is off)."""
+    a "~A:M" after any of those: with same_turn_apart A and same_turn_margin M (else that is off);
+    a "^A:S:L" after all: with way_up_apart A, way_up_same S and way_up_along L (else that is off)."""
+    if "^" in rule:  # RULE^APART:SAME:ALONG (Settings.way_up_apart, way_up_same, way_up_along)
+        name, _, up = rule.partition("^")
+        apart, same, along = (float(v) for v in up.split(":"))
+        return replace(settings_of(base, name), way_up_apart=apart, way_up_same=same, way_up_along=along)
+    base = replace(base, way_up_apart=0.0)
     if "~" in rule:  # suit~APART:MARGIN (Settings.same_turn_apart, same_turn_margin)
         name, _, turn = rule.partition("~")
         apart, _, margin = turn.partition(":")
@@ -93,6 +103,8 @@ def main() -> None:
     ap.add_argument("--two", action="store_true", help="also each rule with at most two indices a card")
     ap.add_argument("--same-turn", default="",
                     help="APART:MARGIN pairs to try the suit rule with same_turn_apart at, e.g. 5:0.1,4:0.2")
+    ap.add_argument("--way-up", default="",
+                    help="APART:SAME:ALONG triples: the same-turn rules (or suit) with way_up_apart, e.g. 3:0.5:0")
     ap.add_argument("--grey", action="store_true", help="also read every photo in black and white")
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
@@ -107,8 +119,14 @@ def main() -> None:
     for t in turns:
         settings_of(reader.settings, t)  # a malformed pair named before any photo is read
     rules += turns
-    if turns:  # every look keeps its crops, for the rules that need them
-        reader.settings = replace(reader.settings, same_turn_apart=1.0)
+    ups = tuple(f"{r}^{u.strip()}" for r in (turns or ("suit",)) for u in args.way_up.split(",") if u.strip())
+    for u in ups:
+        settings_of(reader.settings, u)
+    if ups and reader.way_up is None:
+        raise SystemExit(f"--way-up: no way_up.onnx in {args.weights or 'models/weights'}")
+    rules += ups
+    if turns or ups:  # every look keeps its crops (and ways up), for the rules that need them
+        reader.settings = replace(reader.settings, same_turn_apart=1.0, way_up_apart=1.0 if ups else 0.0)
     figures = {}
     print("| data | rule | missed / wrong | added right / wrong | precision | recall |")
     print("|---|---|---|---|---|---|")

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "run going on from trained weights)")
     parser.add_argument("--hours", type=float, help="detector time budget (Ultralytics fits the epochs to it)")
     parser.add_argument("--export", action="store_true",
-                        help="only export models/weights/{detector,classifier,suit,suit4}.pt to ONNX (no training)")
+                        help="only export the weights folder's .pt files (every network) to ONNX (no training)")
     parser.add_argument("--no-export", action="store_true",
                         help="leave the ONNX files alone (export later with --export)")
     parser.add_argument("--project", default="runs", help="where Ultralytics writes its run (default runs/)")
@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         for name in ("suit.pt", "suit4.pt"):  # the suit readers, where shipped (models/suit.py)
             if (weights / name).exists():
                 print(export_weights(weights / name))
+        if (weights / "way_up.pt").exists():  # the way-up reader, where shipped (models/way_up.py)
+            from models import way_up
+
+            print(way_up.export_weights(weights / "way_up.pt"))
         return 0
     if args.cls_minutes is not None and args.cls_minutes <= 0:
         raise GinsightError("--cls-minutes must be more than 0")

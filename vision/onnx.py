@@ -134,3 +134,28 @@ class IndexClassifier:
         logits = self.session.run(None, {self.input: normalise(crops)})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
         return e / e.sum(1, keepdims=True)
+
+
+class WayUpReader:
+    """The way-up reader (``way_up.onnx``, ``models/way_up.py``): grey index crops (N, S, S)
+    uint8 -> (N, 2) unit vectors, the way each index's top faces in image coordinates (x to
+    the right, y down: an upright index (0, -1))."""
+
+    def __init__(self, path: Path, threads: int = 2) -> None:
+        self.session = _session(path, threads)
+        self.input = self.session.get_inputs()[0].name
+        side = self.session.get_inputs()[0].shape[-1]
+        self.size = side if isinstance(side, int) else CROP
+
+    def __call__(self, patches: np.ndarray) -> np.ndarray:
+        patches = np.asarray(patches)
+        if len(patches) == 0:
+            return np.zeros((0, 2), np.float32)
+        if patches.ndim == 4:
+            patches = to_grey(patches)
+        if patches.shape[1] != self.size:
+            patches = np.stack([cv2.resize(p, (self.size, self.size), interpolation=cv2.INTER_AREA) for p in patches])
+        cos, sin = self.session.run(None, {self.input: normalise(patches)})[0].T
+        # the network's angle is anticlockwise from the crop's up: that way in the image
+        v = np.stack([-sin, -cos], 1)
+        return (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)).astype(np.float32)

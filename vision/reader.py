@@ -7,7 +7,8 @@ reader gives the black suit of the indices read as spades or clubs (``vision.sui
 black-and-white photo a grey-photo suit reader gives every index's suit. The two
 indices of one card make one card; a deck holds each card once, so of two indices of one code
 far apart the weaker is another card misread: it is read again as its suit twin (the same rank
-in the other suit of its colour), flagged, or dropped.
+in the other suit of its colour), flagged, or dropped. So is one nearer that faces the same way
+(a card's two indices face opposite ways), as the way-up reader (``way_up.onnx``) reads it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.cards import CODES
 from vision.crops import crop_square, half_turn_likeness, to_grey
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
-from vision.onnx import IndexClassifier, IndexDetector
+from vision.onnx import IndexClassifier, IndexDetector, WayUpReader
 from vision.suits import RULES as SUIT_RULES
 from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
@@ -107,6 +108,24 @@ class Settings:
     # 5 sizes match better as they are by more than 0.2: from 5 sizes on, almost none.
     same_turn_apart: float = 5.0
     same_turn_margin: float = 0.2
+    # The way-up reader (``way_up.onnx``, models/way_up.py) reads which way an index's top
+    # faces. Two indices of one code at least ``way_up_apart`` index sizes apart (and nearer
+    # than ``far_apart``) facing within ``way_up_same`` of one way (the cosine of the angle
+    # between them) are two cards, read so before the crops' likeness above is asked; with
+    # ``way_up_along`` > 0, only when they lie along that way (the |cosine| of the angle
+    # between it and the line joining them at least that: a deck with four indices shows two
+    # of one card side by side, facing the same way). 0 turns it off. On 800 synthetic photos
+    # each of synth2, synth4 and two hands laid out in rows at showdown (showdown23), in colour
+    # and black and white, and 300 of held20 (session 23, benchmarks/one_deck_rules.py
+    # --way-up, models/weights/way-up-session23.json and way-up-showdown-session23.json),
+    # 3 / 0.5 / 0 against the crops' likeness alone: 17 more cards found and 7 fewer wrong in
+    # 5,400 reads, all at showdown (+7 / -5 in colour, +11 / -4 in black and white; the rest
+    # -1 / +2); 4 and 5 about the same; "along" 0.7 found half as many (a meld of one rank
+    # is laid side by side, so a misread twin lies beside its card, not above it). On: the
+    # reader 1.06x the time (a card's own two indices share a code, so most photos ask it).
+    way_up_apart: float = 3.0
+    way_up_same: float = 0.5
+    way_up_along: float = 0.0
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -132,6 +151,7 @@ class IndexRead:
     confidence: float  # detector score x classifier probability
     probs: np.ndarray = field(repr=False)
     patch: np.ndarray | None = field(default=None, repr=False)  # the grey crop (same_turn_apart)
+    up: np.ndarray | None = field(default=None, repr=False)  # the way its top faces, a unit (x, y) (way_up_apart)
 
 
 class Reader:
@@ -139,6 +159,7 @@ class Reader:
 
     suit: IndexClassifier | None = None  # the suit reader, where the weights folder has one
     grey_suit: IndexClassifier | None = None  # the grey-photo suit reader, likewise
+    way_up: WayUpReader | None = None  # the way-up reader, likewise
 
     def __init__(self, weights_dir: str | Path | None = None, threads: int = 2) -> None:
         folder = Path(weights_dir) if weights_dir is not None else DEFAULT_WEIGHTS
@@ -152,6 +173,8 @@ class Reader:
         self.classifier = IndexClassifier(cls, threads=threads)
         self.suit = load_suit_reader(folder, self.settings, threads)
         self.grey_suit = load_suit_reader(folder, self.settings, threads, "suit4")
+        path = folder / "way_up.onnx"
+        self.way_up = WayUpReader(path, threads=threads) if path.exists() else None
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
@@ -168,14 +191,37 @@ class Reader:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
         probs = self.classifier(crops, turns=self.settings.cls_turns)
-        patches = to_grey(crops) if self.settings.same_turn_apart > 0 else [None] * len(boxes)
+        keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
+        patches = to_grey(crops) if keep_patches else [None] * len(boxes)
         for net, suits, rule in self.suit_says(grey):
             probs = apply_suit_reader(probs, lambda mask, net=net: net(
                 np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
                 turns=self.settings.cls_turns), rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings, patch)
                  for box, score, p, patch in zip(boxes, scores, probs, patches, strict=True))
-        return [r for r in reads if r is not None]
+        reads = [r for r in reads if r is not None]
+        if self._asks_way_up():
+            reads = self._with_way_up(reads)
+        return reads
+
+    def _asks_way_up(self) -> bool:
+        return self.way_up is not None and self.settings.way_up_apart > 0
+
+    def _with_way_up(self, reads: list[IndexRead]) -> list[IndexRead]:
+        """``reads`` with the way each faces, for those that share their code, or its suit
+        twin's, with another (only they may be two cards of one code, now or read again)."""
+        pairs: dict[str, int] = {}
+        for r in reads:
+            key = min(r.card, suit_twin(r.card))
+            pairs[key] = pairs.get(key, 0) + 1
+        ask = [i for i, r in enumerate(reads) if pairs[min(r.card, suit_twin(r.card))] > 1]
+        if not ask:
+            return reads
+        ups = self.way_up(np.stack([reads[i].patch for i in ask]))
+        reads = list(reads)
+        for i, up in zip(ask, ups, strict=True):
+            reads[i] = replace(reads[i], up=up)
+        return reads
 
     def suit_says(self, grey: bool = False) -> list[tuple[IndexClassifier, str, str]]:
         """The suit readers that have their say on a photo's indices, in order: (network, the
@@ -234,7 +280,8 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
 
 
 def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarray,
-               settings: Settings = Settings(), patch: np.ndarray | None = None) -> IndexRead | None:
+               settings: Settings = Settings(), patch: np.ndarray | None = None,
+               up: np.ndarray | None = None) -> IndexRead | None:
     """One index: the classifier's likeliest class, its confidence sqrt(detector score x
     probability); None when that is "no index" or the confidence is under ``min_index``."""
     k = int(p.argmax())
@@ -243,7 +290,7 @@ def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarr
     conf = float(np.sqrt(score * p[k]))
     if conf < settings.min_index:
         return None
-    return IndexRead(box, CODES[k], conf, p, patch)
+    return IndexRead(box, CODES[k], conf, p, patch, up)
 
 
 def suit_twin(code: str) -> str:
@@ -274,20 +321,38 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
         only = np.zeros_like(p)
         only[twin] = p[twin]  # read as the twin, with its share of what is left
         p = only
-    return index_read(ix.box, min(score, 1.0), p, settings, ix.patch)
+    return index_read(ix.box, min(score, 1.0), p, settings, ix.patch, ix.up)
 
 
 def _one_card(best: IndexRead, ix: IndexRead, settings: Settings) -> bool:
     """Whether ``ix`` may be the other index of ``best``'s card (both read as one code): within
-    ``far_apart`` index sizes of it, and, from ``same_turn_apart`` sizes on, not lying the same
-    way up (Settings.same_turn_apart)."""
+    ``far_apart`` index sizes of it, and, from ``way_up_apart`` or ``same_turn_apart`` sizes on,
+    not facing the same way (Settings.way_up_apart, same_turn_apart)."""
     apart = np.linalg.norm(_centre(ix.box) - _centre(best.box)) / max(_size(ix.box), _size(best.box))
     if apart > settings.far_apart:
         return False
+    if (settings.way_up_apart > 0 and apart >= settings.way_up_apart
+            and best.up is not None and ix.up is not None):
+        return not same_way_up(best, ix, settings)
     if (settings.same_turn_apart > 0 and apart >= settings.same_turn_apart
             and best.patch is not None and ix.patch is not None):
         return half_turn_likeness(best.patch, ix.patch) <= settings.same_turn_margin
     return True
+
+
+def same_way_up(a: IndexRead, b: IndexRead, settings: Settings = Settings()) -> bool:
+    """Whether indices ``a`` and ``b`` face one way (within ``settings.way_up_same``) and, with
+    ``way_up_along``, lie along it: then they are two cards, not one card's two indices."""
+    if float(np.dot(a.up, b.up)) < settings.way_up_same:
+        return False
+    if settings.way_up_along <= 0:
+        return True
+    line = _centre(b.box) - _centre(a.box)
+    length = float(np.linalg.norm(line))
+    if length == 0:
+        return False
+    way = (a.up + b.up) / max(float(np.linalg.norm(a.up + b.up)), 1e-9)
+    return abs(float(np.dot(line / length, way))) >= settings.way_up_along
 
 
 def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], list[IndexRead]]:

@@ -343,6 +343,25 @@ def test_one_deck_rules_names_each_variant_of_the_settings():
     assert s.same_turn_apart == 0.0  # every rule but "~" is measured with the same-turn check off
     s = module.settings_of(base, "suit~4.5:0.3")
     assert (s.one_deck_rule, s.same_turn_apart, s.same_turn_margin) == ("suit", 4.5, 0.3)
+    assert s.way_up_apart == 0.0  # every rule but "^" is measured with the way-up check off
+    s = module.settings_of(base, "suit~5:0.2^3:0.5:0.7")
+    assert (s.same_turn_apart, s.way_up_apart, s.way_up_same, s.way_up_along) == (5.0, 3.0, 0.5, 0.7)
+
+
+def test_way_up_reads_cuts_every_index_with_its_way_up_and_measures_the_error():
+    import numpy as np
+
+    from tests.datasets.test_index_crops import bar_deck
+
+    module = script("way_up_reads")
+    x, ups = module.deck_crops(bar_deck(), seed=1, per_card=1)
+    assert x.shape == (52, 32, 32) and ups.shape == (52,)
+
+    def net(crops):  # reads every index as facing up the image
+        return np.tile([0.0, -1.0], (len(crops), 1))
+
+    r = module.read_deck(net, x, np.array([0.0, 10.0, 50.0, 90.0, 180.0, 350.0] + [0.0] * 46))
+    assert r["within_45"] == 49 / 52 and r["off_60"] == 2 / 52 and r["median_deg"] == 0.0  # 50 is neither
 
 
 def test_joker_reads_counts_joker_corners_read_as_cards():

@@ -39,13 +39,17 @@ def test_export_writes_every_onnx_file(tmp_path, monkeypatch):
     for name in ("detector.pt", "classifier.pt", "suit.pt"):
         shutil.copy(train.MODELS / "weights" / name, tmp_path / name)
     torch.save({"model": build_model("SHDC").state_dict(), "history": [], "suits": "SHDC"}, tmp_path / "suit4.pt")
+    from models import way_up
+
+    torch.save({"model": way_up.build_model().state_dict(), "history": []}, tmp_path / "way_up.pt")
     monkeypatch.setattr(train, "WEIGHTS", tmp_path)
     assert main(["train", "--export"]) == 0
     import onnxruntime as ort
 
-    for name in ("detector.onnx", "classifier.onnx", "suit.onnx", "suit4.onnx"):
+    for name in ("detector.onnx", "classifier.onnx", "suit.onnx", "suit4.onnx", "way_up.onnx"):
         assert ort.InferenceSession(str(tmp_path / name)).get_inputs(), name
     assert ort.InferenceSession(str(tmp_path / "suit4.onnx")).get_outputs()[0].shape[-1] == 4
+    assert ort.InferenceSession(str(tmp_path / "way_up.onnx")).get_outputs()[0].shape[-1] == 2
 
 
 def test_dataset_refuses_a_crop_side_out_of_range_by_name(tmp_path, capsys):

@@ -237,3 +237,67 @@ def test_two_indices_of_one_code_lying_the_same_way_up_are_two_cards():
 def replace_patch(index, patch):
     index.patch = patch
     return index
+
+
+UP, DOWN, LEFT = np.array([0.0, -1.0]), np.array([0.0, 1.0]), np.array([-1.0, 0.0])
+
+
+def facing(index, way):
+    index.up = np.asarray(way, np.float64)
+    return index
+
+
+def test_two_indices_of_one_code_facing_one_way_are_two_cards():
+    # Two rows of cards laid out the same way up, four index sizes apart (nearer than the
+    # crops' likeness is trusted): a club read as the spade above it faces the same way as
+    # it, so is another card, read again as its suit twin; a card's own other index faces the
+    # other way and stays with it.
+    p = probs(**{"8S": 0.6, "8C": 0.35})
+    spade = facing(read("8S", 10, 10, 0.9, probs(**{"8S": 0.95})), UP)
+    club = facing(read("8S", 10, 90, 0.9, p), UP)
+    other_corner = facing(read("8S", 10, 90, 0.9, p), DOWN)
+    on = Settings(way_up_apart=3.0, same_turn_apart=0.0)
+    assert [c.card for c in group_indices([spade, club], on)] == ["8S", "8C"]
+    (card,) = group_indices([spade, other_corner], on)
+    assert len(card.boxes) == 2 and not card.uncertain
+    # a quarter turn apart is not one way (cos 0 < way_up_same 0.5)
+    assert [c.card for c in group_indices([spade, facing(read("8S", 10, 90, 0.9, p), LEFT)], on)] == ["8S"]
+    # off, nearer than way_up_apart, or without ways up: one card, as before
+    assert [c.card for c in group_indices([spade, club], Settings(way_up_apart=0.0, same_turn_apart=0.0))] == ["8S"]
+    assert [c.card for c in group_indices([spade, club], Settings(way_up_apart=5.0, same_turn_apart=0.0))] == ["8S"]
+    bare = read("8S", 10, 90, 0.9, p)
+    assert [c.card for c in group_indices([spade, bare], on)] == ["8S"]
+
+
+def test_with_way_up_along_two_indices_side_by_side_facing_one_way_stay_one_card():
+    # A deck with four indices shows two of one card side by side, both upright: with
+    # way_up_along they are one card; one above the other, two cards.
+    p = probs(**{"8S": 0.6, "8C": 0.35})
+    spade = facing(read("8S", 10, 10, 0.9, probs(**{"8S": 0.95})), UP)
+    beside = facing(read("8S", 110, 10, 0.9, p), UP)
+    below = facing(read("8S", 14, 110, 0.9, p), UP)
+    along = Settings(way_up_apart=3.0, way_up_along=0.7, same_turn_apart=0.0)
+    (card,) = group_indices([spade, beside], along)
+    assert len(card.boxes) == 2
+    assert [c.card for c in group_indices([spade, below], along)] == ["8S", "8C"]
+    assert [c.card for c in group_indices([spade, beside], Settings(way_up_apart=3.0, same_turn_apart=0.0))] == [
+        "8S", "8C"]
+
+
+def test_the_reader_asks_the_way_up_reader_only_about_indices_that_share_a_code_or_its_twin():
+    from vision.reader import Reader
+
+    asked = []
+
+    def way_up(patches):
+        asked.append(len(patches))
+        return np.tile(UP, (len(patches), 1))
+
+    reader = Reader.__new__(Reader)
+    reader.settings, reader.way_up = Settings(way_up_apart=3.0), way_up
+    patch = np.full((32, 32), 200, np.uint8)
+    reads = [IndexRead((0, 0, 10, 10), code, 0.9, np.zeros(53), patch) for code in ("8S", "8C", "QH", "8S", "2D")]
+    out = reader._with_way_up(reads)
+    assert asked == [3]  # the 8S twice and the 8C (its twin)
+    assert [r.up is not None for r in out] == [True, True, False, True, False]
+    assert reader._with_way_up([reads[2], reads[4]]) == [reads[2], reads[4]] and asked == [3]  # none to ask
