@@ -21,7 +21,9 @@ with it off. With ``--way-up 3:0.5:0,4:0.5:0.7`` (a weights folder with ``way_up
 rules given by ``--same-turn`` (or "suit" alone) are also tried with the reader's
 ``way_up_apart``, ``way_up_same`` and ``way_up_along`` at those values (``suit~5:0.2^3:0.5:0``):
 indices of one code at least that far apart that the way-up reader reads as facing one way
-(and, with ALONG, lying along it) are two cards.
+(and, with ALONG, lying along it) are two cards. With ``--twin-rank``, the suit rule and those
+also with the reader's ``twin_rank`` (``suit*``): an index read again is as sure of its suit twin
+as it was of its rank and colour.
 
 For each data set and rule: cards missed and cards read wrong (what a player would have to
 mend), precision and recall, and how many cards the rule added, right and wrong.
@@ -51,7 +53,11 @@ def settings_of(base, rule: str):
     """The reader's settings for ``rule``: "off", a rule of ONE_DECK_RULES, or "suit@D" (the
     "suit" rule with far_apart D); a "+2" after any of those: and a card shows at most two indices;
     a "~A:M" after any of those: with same_turn_apart A and same_turn_margin M (else that is off);
-    a "^A:S:L" after all: with way_up_apart A, way_up_same S and way_up_along L (else that is off)."""
+    a "^A:S:L" after all: with way_up_apart A, way_up_same S and way_up_along L (else that is off);
+    a "*" at the very end: with twin_rank (else that is off)."""
+    if rule.endswith("*"):  # Settings.twin_rank
+        return replace(settings_of(base, rule[:-1]), twin_rank=True)
+    base = replace(base, twin_rank=False)
     if "^" in rule:  # RULE^APART:SAME:ALONG (Settings.way_up_apart, way_up_same, way_up_along)
         name, _, up = rule.partition("^")
         apart, same, along = (float(v) for v in up.split(":"))
@@ -105,6 +111,8 @@ def main() -> None:
                     help="APART:MARGIN pairs to try the suit rule with same_turn_apart at, e.g. 5:0.1,4:0.2")
     ap.add_argument("--way-up", default="",
                     help="APART:SAME:ALONG triples: the same-turn rules (or suit) with way_up_apart, e.g. 3:0.5:0")
+    ap.add_argument("--twin-rank", action="store_true",
+                    help="also every same-turn and way-up rule with twin_rank (a trailing *)")
     ap.add_argument("--grey", action="store_true", help="also read every photo in black and white")
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
@@ -125,6 +133,8 @@ def main() -> None:
     if ups and reader.way_up is None:
         raise SystemExit(f"--way-up: no way_up.onnx in {args.weights or 'models/weights'}")
     rules += ups
+    if args.twin_rank:
+        rules += tuple(f"{r}*" for r in ("suit", *turns, *ups))
     if turns or ups:  # every look keeps its crops (and ways up), for the rules that need them
         reader.settings = replace(reader.settings, same_turn_apart=1.0, way_up_apart=1.0 if ups else 0.0)
     figures = {}

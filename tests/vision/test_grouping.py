@@ -1,7 +1,11 @@
 """From index reads to cards, voting over video frames, drawing: no model needed."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import CODES
 from vision.crops import half_turn_likeness
@@ -301,3 +305,44 @@ def test_the_reader_asks_the_way_up_reader_only_about_indices_that_share_a_code_
     assert asked == [3]  # the 8S twice and the 8C (its twin)
     assert [r.up is not None for r in out] == [True, True, False, True, False]
     assert reader._with_way_up([reads[2], reads[4]]) == [reads[2], reads[4]] and asked == [3]  # none to ask
+
+
+def test_with_twin_rank_an_index_read_again_is_as_sure_of_its_twin_as_of_its_rank_and_colour():
+    # 8S twice, far apart; the weaker's rest is mostly on other ranks (9S, 6S): its twin's
+    # share of what is left is small, its share of "an eight, black" is not.
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
+    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.06, "9S": 0.2, "6S": 0.1}))
+    assert [c.card for c in group_indices([strong, weak], Settings(one_deck_rule="suit"))] == ["8S"]  # too weak
+    left = Settings(one_deck_rule="suit", min_card=0.0, min_index=0.0)
+    (_, eight_c) = group_indices([strong, weak], left)
+    assert eight_c.card == "8C" and abs(eight_c.confidence - np.sqrt(0.9 * 0.06 / 0.4)) < 1e-9
+    (_, eight_c) = group_indices([strong, weak], Settings(one_deck_rule="suit", twin_rank=True))
+    assert eight_c.card == "8C"
+    (_, eight_c) = group_indices([strong, weak], replace(left, twin_rank=True))
+    assert eight_c.card == "8C" and eight_c.uncertain
+    assert abs(eight_c.confidence - np.sqrt(0.9 * 0.66)) < 1e-9
+    # the twin already in the photo, or "no index" likelier than it: still nothing
+    eight_c_there = read("8C", 300, 10, 0.9, probs(**{"8C": 0.95}))
+    codes = [c.card for c in group_indices([strong, eight_c_there, weak], replace(left, twin_rank=True))]
+    assert codes == ["8S", "8C"]
+    stray = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.01}))
+    assert [c.card for c in group_indices([strong, stray], replace(left, twin_rank=True))] == ["8S"]
+
+
+@given(st.floats(0, 360), st.floats(-40, 40), st.floats(-300, 300), st.floats(-300, 300), st.floats(0, 0.9))
+@settings(max_examples=200, deadline=None)
+def test_same_way_up_is_symmetric_and_never_holds_for_opposite_ways(angle, off, dx, dy, along):
+    from vision.reader import same_way_up
+
+    def way(deg):
+        r = np.radians(deg)
+        return np.array([-np.sin(r), -np.cos(r)])
+
+    s = Settings(way_up_along=along)
+    a = facing(ix("8S", 100, 100), way(angle))
+    b = facing(ix("8S", 100 + dx, 100 + dy), way(angle + off))
+    assert same_way_up(a, b, s) == same_way_up(b, a, s)
+    if along == 0:
+        assert same_way_up(a, b, s)  # within 40 degrees: one way, wherever they lie
+    c = facing(ix("8S", 100 + dx, 100 + dy), way(angle + 180 + off))
+    assert not same_way_up(a, c, s)  # a card's other corner faces the other way
