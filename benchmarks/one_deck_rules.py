@@ -22,8 +22,9 @@ rules given by ``--same-turn`` (or "suit" alone) are also tried with the reader'
 ``way_up_apart``, ``way_up_same`` and ``way_up_along`` at those values (``suit~5:0.2^3:0.5:0``):
 indices of one code at least that far apart that the way-up reader reads as facing one way
 (and, with ALONG, lying along it) are two cards. With ``--twin-rank``, the suit rule and those
-also with the reader's ``twin_rank`` (``suit*``): an index read again is as sure of its suit twin
-as it was of its rank and colour.
+also with the reader's ``twin_rank`` at any share (``suit*``, 0.001) and at ``--twin-rank-at``'s
+shares (``suit*0.9``): an index read again is as sure of its suit twin as it was of its rank and
+colour, when that is at least the share.
 
 For each data set and rule: cards missed and cards read wrong (what a player would have to
 mend), precision and recall, and how many cards the rule added, right and wrong.
@@ -54,10 +55,11 @@ def settings_of(base, rule: str):
     "suit" rule with far_apart D); a "+2" after any of those: and a card shows at most two indices;
     a "~A:M" after any of those: with same_turn_apart A and same_turn_margin M (else that is off);
     a "^A:S:L" after all: with way_up_apart A, way_up_same S and way_up_along L (else that is off);
-    a "*" at the very end: with twin_rank (else that is off)."""
-    if rule.endswith("*"):  # Settings.twin_rank
-        return replace(settings_of(base, rule[:-1]), twin_rank=True)
-    base = replace(base, twin_rank=False)
+    a "*" or "*X" at the very end: with twin_rank 0.001 (any share) or X (else that is off)."""
+    if "*" in rule:  # Settings.twin_rank
+        name, _, share = rule.rpartition("*")
+        return replace(settings_of(base, name), twin_rank=float(share) if share else 0.001)
+    base = replace(base, twin_rank=0.0)
     if "^" in rule:  # RULE^APART:SAME:ALONG (Settings.way_up_apart, way_up_same, way_up_along)
         name, _, up = rule.partition("^")
         apart, same, along = (float(v) for v in up.split(":"))
@@ -112,7 +114,8 @@ def main() -> None:
     ap.add_argument("--way-up", default="",
                     help="APART:SAME:ALONG triples: the same-turn rules (or suit) with way_up_apart, e.g. 3:0.5:0")
     ap.add_argument("--twin-rank", action="store_true",
-                    help="also every same-turn and way-up rule with twin_rank (a trailing *)")
+                    help="also every same-turn and way-up rule with twin_rank at any share (a trailing *)")
+    ap.add_argument("--twin-rank-at", default="", help="and at these shares, e.g. 0.9,0.97 (a trailing *0.9)")
     ap.add_argument("--grey", action="store_true", help="also read every photo in black and white")
     ap.add_argument("--json", type=Path, help="also write the figures to this file")
     args = ap.parse_args()
@@ -135,6 +138,8 @@ def main() -> None:
     rules += ups
     if args.twin_rank:
         rules += tuple(f"{r}*" for r in ("suit", *turns, *ups))
+    shares = tuple(f"{float(s):g}" for s in args.twin_rank_at.split(",") if s.strip())
+    rules += tuple(f"{r}*{s}" for s in shares for r in ("suit", *turns, *ups))
     if turns or ups:  # every look keeps its crops (and ways up), for the rules that need them
         reader.settings = replace(reader.settings, same_turn_apart=1.0, way_up_apart=1.0 if ups else 0.0)
     figures = {}

@@ -67,16 +67,18 @@ class Settings:
     # photos with the "suit" rule it found 2 more cards and added 15 wrong
     # (benchmarks/one_deck_rules.py --two, models/weights/one-deck-two-session17.json).
     card_indices: int = 0
-    # With the "suit" rule, how sure the index read again is of its suit twin: False, the
-    # twin's share of what is left once the codes in the photo are ruled out; True, its whole
-    # share of its rank and colour (the code it was read as and the twin together): it was
-    # read as that rank and colour, and the card of that rank and colour it was read as is
-    # another one. Off: with the shipped rules, on 2,700 synthetic photos read in colour and
-    # in black and white (session 23, benchmarks/one_deck_rules.py --twin-rank,
-    # models/weights/twin-rank-session23.json) it found 59 more cards and read 147 more wrong
-    # (at showdown +19 / +44 and +21 / +48): an index far from its code's card is often
-    # another rank misread, not its twin.
-    twin_rank: bool = False
+    # With the "suit" rule, how sure the index read again is of its suit twin: the twin's
+    # share of what is left once the codes in the photo are ruled out; or, with ``twin_rank``
+    # more than 0 and the index's share of its rank and colour (the code it was read as and
+    # the twin together) at least ``twin_rank``, that whole share: it was read as that rank
+    # and colour, and the card of that rank and colour it was read as is another one. Off
+    # (0). With the shipped rules, on 2,700 synthetic photos read in colour and in black and
+    # white (session 23, benchmarks/one_deck_rules.py --twin-rank and --twin-rank-at,
+    # models/weights/twin-rank-session23.json and twin-rank-at-session23.json): at any share
+    # (0.001) 59 more cards found and 147 more wrong (at showdown +19 / +44 and +21 / +48):
+    # an index far from its code's card is often another rank misread, not its twin; at 0.9
+    # none more found and 3 more wrong, at 0.97 and 0.99 no change.
+    twin_rank: float = 0.0
     # A photo that is not square padded only to multiples of 32, not to a square (a model with
     # a dynamic input size): a 16:9 webcam frame read at 640x384, not 640x640. Off: on 200
     # synthetic 1280x720 frames it took 0.80 of the time, but it read 9 cards the square look
@@ -330,7 +332,9 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
             return None
         only = np.zeros_like(p)
         # read as the twin, with its share of what is left, or (twin_rank) of its rank and colour
-        only[twin] = min(p_read + float(ix.probs[twin]), 1.0) if settings.twin_rank else p[twin]
+        rank_colour = min(p_read + float(ix.probs[twin]), 1.0)
+        sure = settings.twin_rank > 0 and rank_colour >= settings.twin_rank
+        only[twin] = rank_colour if sure else p[twin]
         p = only
     return index_read(ix.box, min(score, 1.0), p, settings, ix.patch, ix.up)
 

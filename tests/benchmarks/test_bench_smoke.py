@@ -346,6 +346,10 @@ def test_one_deck_rules_names_each_variant_of_the_settings():
     assert s.way_up_apart == 0.0  # every rule but "^" is measured with the way-up check off
     s = module.settings_of(base, "suit~5:0.2^3:0.5:0.7")
     assert (s.same_turn_apart, s.way_up_apart, s.way_up_same, s.way_up_along) == (5.0, 3.0, 0.5, 0.7)
+    assert s.twin_rank == 0.0
+    assert module.settings_of(base, "suit~5:0.2^3:0.5:0*").twin_rank == 0.001
+    s = module.settings_of(base, "suit~5:0.2^3:0.5:0*0.9")
+    assert (s.way_up_apart, s.twin_rank) == (3.0, 0.9)
 
 
 def test_way_up_reads_cuts_every_index_with_its_way_up_and_measures_the_error():

@@ -316,17 +316,20 @@ def test_with_twin_rank_an_index_read_again_is_as_sure_of_its_twin_as_of_its_ran
     left = Settings(one_deck_rule="suit", min_card=0.0, min_index=0.0)
     (_, eight_c) = group_indices([strong, weak], left)
     assert eight_c.card == "8C" and abs(eight_c.confidence - np.sqrt(0.9 * 0.06 / 0.4)) < 1e-9
-    (_, eight_c) = group_indices([strong, weak], Settings(one_deck_rule="suit", twin_rank=True))
+    (_, eight_c) = group_indices([strong, weak], Settings(one_deck_rule="suit", twin_rank=0.001))
     assert eight_c.card == "8C"
-    (_, eight_c) = group_indices([strong, weak], replace(left, twin_rank=True))
+    (_, eight_c) = group_indices([strong, weak], replace(left, twin_rank=0.001))
     assert eight_c.card == "8C" and eight_c.uncertain
     assert abs(eight_c.confidence - np.sqrt(0.9 * 0.66)) < 1e-9
     # the twin already in the photo, or "no index" likelier than it: still nothing
     eight_c_there = read("8C", 300, 10, 0.9, probs(**{"8C": 0.95}))
-    codes = [c.card for c in group_indices([strong, eight_c_there, weak], replace(left, twin_rank=True))]
+    codes = [c.card for c in group_indices([strong, eight_c_there, weak], replace(left, twin_rank=0.001))]
     assert codes == ["8S", "8C"]
     stray = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.01}))
-    assert [c.card for c in group_indices([strong, stray], replace(left, twin_rank=True))] == ["8S"]
+    assert [c.card for c in group_indices([strong, stray], replace(left, twin_rank=0.001))] == ["8S"]
+    # under a share of its rank and colour of twin_rank (0.66 < 0.9): its share of what is left
+    (_, eight_c) = group_indices([strong, weak], replace(left, twin_rank=0.9))
+    assert abs(eight_c.confidence - np.sqrt(0.9 * 0.06 / 0.4)) < 1e-9
 
 
 @given(st.floats(0, 360), st.floats(-40, 40), st.floats(-300, 300), st.floats(-300, 300), st.floats(0, 0.9))
