@@ -13,7 +13,7 @@ Output: a vector (cos, sin) of the angle the index's top faces, anticlockwise fr
 up; trained on index crops that record it (``python -m datasets.index_crops``, their ``up``),
 turned again at random as they are read (``models.classifier.augment_turned``). Shipped as
 ``way_up.onnx`` beside ``classifier.onnx``; the reader (``vision.reader``) asks it only about
-indices that share a code with another far enough away (``Settings.way_up_apart``).
+indices with another of their code ``Settings.way_up_apart`` to ``far_apart`` index sizes away.
 
     python -m models.way_up --data data/up-camera --data data/up-webcam --out runs/way_up --minutes 40
 """

@@ -134,7 +134,8 @@ class Settings:
     # 5,400 reads, all at showdown (+7 / -5 in colour, +11 / -4 in black and white; the rest
     # -1 / +2); 4 and 5 about the same; "along" 0.7 found half as many (a meld of one rank
     # is laid side by side, so a misread twin lies beside its card, not above it). On: the
-    # reader 1.06x the time (a card's own two indices share a code, so most photos ask it).
+    # reader 1.035x the time (asked only about indices of one code way_up_apart to far_apart
+    # sizes apart, which most photos have: a card's own two indices share a code).
     way_up_apart: float = 3.0
     way_up_same: float = 0.5
     way_up_along: float = 0.0
@@ -220,13 +221,13 @@ class Reader:
         return self.way_up is not None and self.settings.way_up_apart > 0
 
     def _with_way_up(self, reads: list[IndexRead]) -> list[IndexRead]:
-        """``reads`` with the way each faces, for those that share their code, or its suit
-        twin's, with another (only they may be two cards of one code, now or read again)."""
-        pairs: dict[str, int] = {}
-        for r in reads:
-            key = min(r.card, suit_twin(r.card))
-            pairs[key] = pairs.get(key, 0) + 1
-        ask = [i for i, r in enumerate(reads) if pairs[min(r.card, suit_twin(r.card))] > 1]
+        """``reads`` with the way each faces, for those with another of their code between
+        ``way_up_apart`` and ``far_apart`` index sizes away: only such pairs are asked which
+        way they face (:func:`_one_card`), also when read again, since an index is read again
+        as its twin together with others of its code."""
+        s = self.settings
+        ask = [i for i, r in enumerate(reads)
+               if any(o is not r and o.card == r.card and s.way_up_apart <= _apart(r, o) <= s.far_apart for o in reads)]
         if not ask:
             return reads
         ups = self.way_up(np.stack([reads[i].patch for i in ask]))
@@ -343,7 +344,7 @@ def _one_card(best: IndexRead, ix: IndexRead, settings: Settings) -> bool:
     """Whether ``ix`` may be the other index of ``best``'s card (both read as one code): within
     ``far_apart`` index sizes of it, and, from ``way_up_apart`` or ``same_turn_apart`` sizes on,
     not facing the same way (Settings.way_up_apart, same_turn_apart)."""
-    apart = np.linalg.norm(_centre(ix.box) - _centre(best.box)) / max(_size(ix.box), _size(best.box))
+    apart = _apart(best, ix)
     if apart > settings.far_apart:
         return False
     if (settings.way_up_apart > 0 and apart >= settings.way_up_apart
@@ -353,6 +354,11 @@ def _one_card(best: IndexRead, ix: IndexRead, settings: Settings) -> bool:
             and best.patch is not None and ix.patch is not None):
         return half_turn_likeness(best.patch, ix.patch) <= settings.same_turn_margin
     return True
+
+
+def _apart(a: IndexRead, b: IndexRead) -> float:
+    """How far apart two indices lie, in sizes of the larger."""
+    return float(np.linalg.norm(_centre(a.box) - _centre(b.box)) / max(_size(a.box), _size(b.box)))
 
 
 def same_way_up(a: IndexRead, b: IndexRead, settings: Settings = Settings()) -> bool:

@@ -288,7 +288,7 @@ def test_with_way_up_along_two_indices_side_by_side_facing_one_way_stay_one_card
         "8S", "8C"]
 
 
-def test_the_reader_asks_the_way_up_reader_only_about_indices_that_share_a_code_or_its_twin():
+def test_the_reader_asks_the_way_up_reader_only_about_indices_of_one_code_far_enough_apart():
     from vision.reader import Reader
 
     asked = []
@@ -298,13 +298,19 @@ def test_the_reader_asks_the_way_up_reader_only_about_indices_that_share_a_code_
         return np.tile(UP, (len(patches), 1))
 
     reader = Reader.__new__(Reader)
-    reader.settings, reader.way_up = Settings(way_up_apart=3.0), way_up
+    reader.settings, reader.way_up = Settings(way_up_apart=3.0, far_apart=9.0), way_up
     patch = np.full((32, 32), 200, np.uint8)
-    reads = [IndexRead((0, 0, 10, 10), code, 0.9, np.zeros(53), patch) for code in ("8S", "8C", "QH", "8S", "2D")]
+
+    def at(code, y):  # a 10 px index at (0, y)
+        return IndexRead((0, y, 10, y + 10), code, 0.9, np.zeros(53), patch)
+
+    # 8S at 0 and 50 (5 sizes apart: asked), 8C at 20 (its twin: not), QH at 0 and 20 (2 sizes:
+    # nearer than way_up_apart), 2D at 0 and 200 (20 sizes: further than far_apart)
+    reads = [at("8S", 0), at("8C", 20), at("QH", 0), at("8S", 50), at("QH", 20), at("2D", 0), at("2D", 200)]
     out = reader._with_way_up(reads)
-    assert asked == [3]  # the 8S twice and the 8C (its twin)
-    assert [r.up is not None for r in out] == [True, True, False, True, False]
-    assert reader._with_way_up([reads[2], reads[4]]) == [reads[2], reads[4]] and asked == [3]  # none to ask
+    assert asked == [2]
+    assert [r.up is not None for r in out] == [True, False, False, True, False, False, False]
+    assert reader._with_way_up(reads[1:3]) == reads[1:3] and asked == [2]  # none to ask
 
 
 def test_with_twin_rank_an_index_read_again_is_as_sure_of_its_twin_as_of_its_rank_and_colour():
