@@ -394,3 +394,18 @@ def test_joker_reads_counts_joker_corners_read_as_cards():
     r = module.read_jokers(reader, x)
     assert r["crops"] == 6 and r["kept_as_index"] == 0.5 and r["read_as_card"] == pytest.approx(2 / 6)
     assert r["read"] == {"KD": 3}
+
+
+def test_upright_suit_probe_turns_each_crop_back_upright_and_cuts_one_view_at_each_side():
+    import numpy as np
+
+    from tests.datasets.test_index_crops import bar_deck
+    from tests.models.test_way_up import bar_above_ink, tee
+
+    module = script("upright_suit_probe")
+    turned = np.stack([tee(48, a) for a in (0.0, 30.0, 135.0, 270.0)])
+    assert all(bar_above_ink(c) for c in module.upright(turned, np.array([0.0, 30.0, 135.0, 270.0])))
+    assert not bar_above_ink(module.upright(turned[2:3], np.array([0.0]))[0])  # left as it is: not upright
+    crops, y, ups = module.deck_crops(bar_deck(), (32, 48), seed=1, per_card=1)
+    assert crops[32].shape == (26, 32, 32, 3) and crops[48].shape == (26, 48, 48, 3)
+    assert len(y) == len(ups) == 26
