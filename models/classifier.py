@@ -125,9 +125,12 @@ def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
     return augment_turned(rng, batch)[0]
 
 
-def augment_turned(rng: np.random.Generator, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def augment_turned(rng: np.random.Generator, batch: np.ndarray, quarter_turns: bool = True,
+                   most_turn: float = 45.0) -> tuple[np.ndarray, np.ndarray]:
     """:func:`augment`, and how far each crop was turned: degrees anticlockwise, (N,) float32
-    (the way-up reader, ``models/way_up.py``, learns which way an index faces from it)."""
+    (the way-up reader, ``models/way_up.py``, learns which way an index faces from it).
+    ``quarter_turns`` False and a smaller ``most_turn``: crops that stand upright stay nearly
+    so (``benchmarks/upright_suit_train.py``); the defaults draw as :func:`augment` always has."""
     import cv2
 
     from vision.crops import LUMA
@@ -137,12 +140,12 @@ def augment_turned(rng: np.random.Generator, batch: np.ndarray) -> tuple[np.ndar
     n, s = batch.shape[:2]
     for i in range(n):
         img = batch[i]
-        k = int(rng.integers(4))
+        k = int(rng.integers(4)) if quarter_turns else 0
         if k:
             img = np.rot90(img, k)  # anticlockwise
         turned[i] = 90 * k
         if rng.random() < 0.5:
-            a = rng.uniform(-45, 45)
+            a = rng.uniform(-most_turn, most_turn)
             m = cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), a, rng.uniform(0.9, 1.1))
             m[:, 2] += rng.normal(0, 1.5, 2)
             img = cv2.warpAffine(img, m, (s, s), borderMode=cv2.BORDER_REPLICATE)

@@ -409,3 +409,27 @@ def test_upright_suit_probe_turns_each_crop_back_upright_and_cuts_one_view_at_ea
     crops, y, ups = module.deck_crops(bar_deck(), (32, 48), seed=1, per_card=1)
     assert crops[32].shape == (26, 32, 32, 3) and crops[48].shape == (26, 48, 48, 3)
     assert len(y) == len(ups) == 26
+
+
+def test_upright_suit_train_turns_crops_upright_and_goes_on_from_the_shipped_reader(tmp_path):
+    import numpy as np
+
+    from engine.cards import CODES
+    from tests.models.test_way_up import bar_above_ink, tee
+
+    module = script("upright_suit_train")
+    (tmp_path / "crops").mkdir()
+    for split, n in (("train", 32), ("val", 8)):
+        up = np.linspace(0, 350, n).astype(np.float32)
+        x = np.stack([tee(48, float(a)) for a in up])
+        y = np.array([CODES.index(c) for c in ("7S", "7C", "7H", "7D")] * (n // 4), np.int16)
+        np.savez_compressed(tmp_path / "crops" / f"{split}-0000.npz", x=x, y=y, up=up)
+    x, y = module.load_upright(tmp_path / "crops", "train")
+    assert len(y) == 16 and set(y.tolist()) == {0, 1}  # the black ones only: spade 0, club 1
+    assert all(bar_above_ink(c) for c in x)
+    onnx = module.train(tmp_path / "crops", tmp_path / "out", 0.05, ROOT / "models" / "weights" / "suit.pt",
+                        batch=8, log=lambda *_: None)
+    assert onnx.exists() and (tmp_path / "out" / "suit.pt").exists()
+    np.savez_compressed(tmp_path / "crops" / "val-0000.npz", x=x[:4], y=y[:4])  # no way up
+    with pytest.raises(SystemExit, match="which way"):
+        module.load_upright(tmp_path / "crops", "val")

@@ -1,0 +1,140 @@
+"""Would a black suit reader trained on upright crops read better? A probe: the shipped suit
+reader (``models/weights/suit.pt``) goes on for ``--minutes`` on index crops that record which
+way they face (``python -m datasets.index_crops ... --suits SC --side 48``), each turned
+upright first and then turned only a little (no quarter turns); then the black indices of every
+deck with the camera look (as ``upright_suit_probe.py``) are read by the shipped reader as it
+reads them and by the candidate on the same crops turned upright, by the true way up and by the
+way-up reader's, at one turn. The candidate is written to ``--out`` (not shipped: the reader
+does not turn crops upright). Synthetic data only.
+
+    python benchmarks/upright_suit_train.py --data data/suit-up-camera --out runs/suit-up \\
+        --minutes 15 --procedural 200-319 [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.deck_reads import report, seeds  # noqa: E402
+from benchmarks.upright_suit_probe import deck_crops, upright  # noqa: E402
+from models import suit  # noqa: E402
+from vision.crops import normalise, to_grey  # noqa: E402
+from vision.reader import Reader  # noqa: E402
+from vision.suits import apply_suit_reader  # noqa: E402
+
+WAYS = ("shipped_as_read", "candidate_upright_true", "candidate_upright_read")
+COLUMNS = tuple((w, w.replace("_", " "), ".3f") for w in WAYS)
+
+
+def load_upright(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
+    """The black crops of ``split``, each turned upright by the way it faces; labels 0 spade, 1 club."""
+    xs, ys = [], []
+    for f in sorted(Path(folder).glob(f"{split}-*.npz")):
+        d = np.load(f)
+        if "up" not in d:
+            raise SystemExit(f"{f} does not say which way its indices face: write it with datasets.index_crops")
+        x, y = suit.black_only(upright(d["x"], d["up"]), d["y"])
+        xs.append(x)
+        ys.append(y)
+    if not xs:
+        raise SystemExit(f"no {split} crops in {folder}")
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def train(folder: Path, out: Path, minutes: float, init: Path, lr: float = 1e-3, batch: int = 256,
+          seed: int = 0, log=print):
+    import torch
+    import torch.nn.functional as F
+
+    from models.classifier import augment_turned, evaluate, export_onnx, lr_at
+
+    torch.set_num_threads(2)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    x, y = load_upright(folder, "train")
+    x_val, y_val = load_upright(folder, "val")
+    x_val = to_grey(x_val)
+    model = suit.build_model()
+    model.load_state_dict(torch.load(init, map_location="cpu")["model"])
+    log(f"{len(y)} training crops, {len(y_val)} validation; before: {evaluate(model, x_val, y_val):.4f}")
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    start, budget, epoch = time.time(), minutes * 60, 0
+    while time.time() - start < budget:
+        model.train()
+        order = rng.permutation(len(y))
+        for i in range(math.ceil(len(order) / batch)):
+            progress = (time.time() - start) / budget
+            if progress >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = lr_at(progress, lr)
+            idx = order[i * batch:(i + 1) * batch]
+            crops, _ = augment_turned(rng, x[idx], quarter_turns=False, most_turn=10.0)
+            loss = F.cross_entropy(model(torch.from_numpy(normalise(to_grey(crops)))), torch.from_numpy(y[idx]),
+                                   label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        epoch += 1
+        log(json.dumps({"epoch": epoch, "val_upright": round(evaluate(model, x_val, y_val), 4),
+                        "minutes": round((time.time() - start) / 60, 1)}))
+    out.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.state_dict(), "history": [], "suits": "SC", "upright": True}, out / "suit.pt")
+    export_onnx(model, out / "suit.onnx", suit.SIDE, suit.CHANNELS)
+    return out / "suit.onnx"
+
+
+def main() -> None:
+    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from vision.onnx import IndexClassifier
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", type=Path, default=ROOT / "models" / "weights",
+                        help="the weights folder whose suit reader goes on (default: the shipped one)")
+    parser.add_argument("--procedural", type=seeds, action="append", default=[],
+                        help="procedural deck seeds to read, e.g. 200-319 (repeatable)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--data", type=Path, required=True, help="crops that record their way up, 48 px")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--minutes", type=float, default=15)
+    parser.add_argument("--per-card", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    candidate = IndexClassifier(train(args.data, args.out, args.minutes, args.a / "suit.pt"))
+    reader = Reader(args.a)
+    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
+    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    rows = {}
+    for name in names:
+        crops, y, ups = deck_crops(load_deck(name), (reader.classifier.size, reader.suit.size), args.seed,
+                                   args.per_card)
+        small, big = crops[reader.classifier.size], crops[reader.suit.size]
+        v = reader.way_up(to_grey(small))
+        read_ups = np.degrees(np.arctan2(-v[:, 0], -v[:, 1]))
+        probs = reader.classifier(small, turns=4)
+        views = {"shipped_as_read": (reader.suit, big, 4), "candidate_upright_true": (candidate, upright(big, ups), 1),
+                 "candidate_upright_read": (candidate, upright(big, read_ups), 1)}
+        row = {}
+        for way, (net, x, turns) in views.items():
+            p = apply_suit_reader(probs, lambda mask, net=net, x=x, turns=turns: net(x[mask], turns=turns),
+                                  reader.settings.suit_rule, "SC")
+            row[way] = float((p.argmax(1) == y).mean())
+        rows[name] = {"a": row}
+    summary = report(rows, ["a"], WAYS, COLUMNS)
+    if args.json:
+        args.json.write_text(json.dumps({"data": str(args.data), "minutes": args.minutes, "seed": args.seed,
+                                         "per_card": args.per_card, "decks": rows, "summary": summary}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
