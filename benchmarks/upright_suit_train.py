@@ -5,7 +5,9 @@ upright first and then turned only a little (no quarter turns); then the black i
 deck with the camera look (as ``upright_suit_probe.py``) are read by the shipped reader as it
 reads them and by the candidate on the same crops turned upright, by the true way up and by the
 way-up reader's, at one turn. The candidate is written to ``--out`` (not shipped: the reader
-does not turn crops upright). Synthetic data only.
+does not turn crops upright). With ``--control``, the same run on the crops as they are, with
+the usual turns, read as the shipped reader reads: how much of the gain is only more training.
+Synthetic data only.
 
     python benchmarks/upright_suit_train.py --data data/suit-up-camera --out runs/suit-up \\
         --minutes 15 --procedural 200-319 [--json OUT]
@@ -33,17 +35,17 @@ from vision.reader import Reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
 WAYS = ("shipped_as_read", "candidate_upright_true", "candidate_upright_read")
-COLUMNS = tuple((w, w.replace("_", " "), ".3f") for w in WAYS)
 
 
-def load_upright(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
-    """The black crops of ``split``, each turned upright by the way it faces; labels 0 spade, 1 club."""
+def load_upright(folder: Path, split: str, turn: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The black crops of ``split``, each turned upright by the way it faces (``turn``, else as
+    they are); labels 0 spade, 1 club."""
     xs, ys = [], []
     for f in sorted(Path(folder).glob(f"{split}-*.npz")):
         d = np.load(f)
         if "up" not in d:
             raise SystemExit(f"{f} does not say which way its indices face: write it with datasets.index_crops")
-        x, y = suit.black_only(upright(d["x"], d["up"]), d["y"])
+        x, y = suit.black_only(upright(d["x"], d["up"]) if turn else d["x"], d["y"])
         xs.append(x)
         ys.append(y)
     if not xs:
@@ -52,7 +54,7 @@ def load_upright(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(folder: Path, out: Path, minutes: float, init: Path, lr: float = 1e-3, batch: int = 256,
-          seed: int = 0, log=print):
+          seed: int = 0, log=print, turn: bool = True):
     import torch
     import torch.nn.functional as F
 
@@ -61,8 +63,8 @@ def train(folder: Path, out: Path, minutes: float, init: Path, lr: float = 1e-3,
     torch.set_num_threads(2)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x, y = load_upright(folder, "train")
-    x_val, y_val = load_upright(folder, "val")
+    x, y = load_upright(folder, "train", turn)
+    x_val, y_val = load_upright(folder, "val", turn)
     x_val = to_grey(x_val)
     model = suit.build_model()
     model.load_state_dict(torch.load(init, map_location="cpu")["model"])
@@ -79,17 +81,17 @@ def train(folder: Path, out: Path, minutes: float, init: Path, lr: float = 1e-3,
             for group in opt.param_groups:
                 group["lr"] = lr_at(progress, lr)
             idx = order[i * batch:(i + 1) * batch]
-            crops, _ = augment_turned(rng, x[idx], quarter_turns=False, most_turn=10.0)
+            crops, _ = augment_turned(rng, x[idx], quarter_turns=not turn, most_turn=10.0 if turn else 45.0)
             loss = F.cross_entropy(model(torch.from_numpy(normalise(to_grey(crops)))), torch.from_numpy(y[idx]),
                                    label_smoothing=0.05)
             opt.zero_grad()
             loss.backward()
             opt.step()
         epoch += 1
-        log(json.dumps({"epoch": epoch, "val_upright": round(evaluate(model, x_val, y_val), 4),
+        log(json.dumps({"epoch": epoch, "val": round(evaluate(model, x_val, y_val), 4),
                         "minutes": round((time.time() - start) / 60, 1)}))
     out.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model.state_dict(), "history": [], "suits": "SC", "upright": True}, out / "suit.pt")
+    torch.save({"model": model.state_dict(), "history": [], "suits": "SC", "upright": turn}, out / "suit.pt")
     export_onnx(model, out / "suit.onnx", suit.SIDE, suit.CHANNELS)
     return out / "suit.onnx"
 
@@ -109,8 +111,11 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=15)
     parser.add_argument("--per-card", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--control", action="store_true",
+                        help="train on the crops as they are, with the usual turns, and read them so")
     args = parser.parse_args()
-    candidate = IndexClassifier(train(args.data, args.out, args.minutes, args.a / "suit.pt"))
+    candidate = IndexClassifier(train(args.data, args.out, args.minutes, args.a / "suit.pt", turn=not args.control))
+    ways = ("shipped_as_read", "candidate_as_read") if args.control else WAYS
     reader = Reader(args.a)
     names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
     names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
@@ -122,17 +127,20 @@ def main() -> None:
         v = reader.way_up(to_grey(small))
         read_ups = np.degrees(np.arctan2(-v[:, 0], -v[:, 1]))
         probs = reader.classifier(small, turns=4)
-        views = {"shipped_as_read": (reader.suit, big, 4), "candidate_upright_true": (candidate, upright(big, ups), 1),
+        views = {"shipped_as_read": (reader.suit, big, 4), "candidate_as_read": (candidate, big, 4),
+                 "candidate_upright_true": (candidate, upright(big, ups), 1),
                  "candidate_upright_read": (candidate, upright(big, read_ups), 1)}
+        views = {w: views[w] for w in ways}
         row = {}
         for way, (net, x, turns) in views.items():
             p = apply_suit_reader(probs, lambda mask, net=net, x=x, turns=turns: net(x[mask], turns=turns),
                                   reader.settings.suit_rule, "SC")
             row[way] = float((p.argmax(1) == y).mean())
         rows[name] = {"a": row}
-    summary = report(rows, ["a"], WAYS, COLUMNS)
+    summary = report(rows, ["a"], ways, tuple((w, w.replace("_", " "), ".3f") for w in ways))
     if args.json:
-        args.json.write_text(json.dumps({"data": str(args.data), "minutes": args.minutes, "seed": args.seed,
+        args.json.write_text(json.dumps({"data": str(args.data), "minutes": args.minutes, "control": args.control,
+                                         "seed": args.seed,
                                          "per_card": args.per_card, "decks": rows, "summary": summary}, indent=2))
 
 

@@ -427,6 +427,8 @@ def test_upright_suit_train_turns_crops_upright_and_goes_on_from_the_shipped_rea
     x, y = module.load_upright(tmp_path / "crops", "train")
     assert len(y) == 16 and set(y.tolist()) == {0, 1}  # the black ones only: spade 0, club 1
     assert all(bar_above_ink(c) for c in x)
+    as_they_are, _ = module.load_upright(tmp_path / "crops", "train", turn=False)
+    assert not all(bar_above_ink(c) for c in as_they_are)  # --control: the crops left as drawn
     onnx = module.train(tmp_path / "crops", tmp_path / "out", 0.05, ROOT / "models" / "weights" / "suit.pt",
                         batch=8, log=lambda *_: None)
     assert onnx.exists() and (tmp_path / "out" / "suit.pt").exists()
