@@ -43,22 +43,23 @@ def build_model():
 def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Crops of ``split`` with the way their index faces (degrees), from every folder; the
     crops of "no index" (a joker's corner) dropped; also how many came from each folder."""
-    from models.classifier import NUM_CLASSES
+    from datasets.index_crops import NO_INDEX
 
     xs, ups, counts = [], [], []
     for folder in folders:
         files = sorted(Path(folder).glob(f"{split}-*.npz"))
         if not files:
             raise FileNotFoundError(f"no {split} crops in {folder}")
+        counts.append(0)
         for f in files:
             d = np.load(f)
             if "up" not in d:
                 raise ValueError(f"{f} does not say which way its indices face: write it with "
                                  "`python -m datasets.index_crops` (session 23 or later)")
-            keep = d["y"] < NUM_CLASSES - 1
+            keep = d["y"] != NO_INDEX
             xs.append(d["x"][keep])
             ups.append(d["up"][keep])
-        counts.append(sum(len(u) for u in ups) - sum(counts))
+            counts[-1] += int(keep.sum())
     x = np.concatenate(xs)
     if x.shape[1] != SIDE:
         raise ValueError(f"crops are {x.shape[1]} px; the way-up reader reads {SIDE}-px crops")
