@@ -69,6 +69,15 @@ def add_weights_and_decks(parser: argparse.ArgumentParser, seeds_example: str) -
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
 
 
+def deck_names(procedural: list, real: bool = True) -> list[str]:
+    """The decks a deck script reads: the fetched real designs (unless not ``real``), then the
+    procedural decks of the seed groups ``procedural`` (``--procedural``)."""
+    from datasets.decks import PROCEDURAL_PREFIX, available_decks
+
+    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)] if real else []
+    return names + [f"{PROCEDURAL_PREFIX}{s}" for group in procedural for s in group]
+
+
 # The columns report() prints by default: (metric, heading, format).
 RIGHT_AND_CLUBS = (("right", "right", ".3f"), ("clubs_read_as_spades", "clubs as spades", ".2f"))
 
@@ -97,14 +106,13 @@ def report(rows: dict, keys: list[str], metrics: tuple[str, ...], columns: tuple
 
 
 def main() -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from datasets.decks import load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_weights_and_decks(parser, "0-23")
     args = parser.parse_args()
 
-    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
-    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    names = deck_names(args.procedural)
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
     rows = {}

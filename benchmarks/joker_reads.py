@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.deck_reads import add_weights_and_decks, report  # noqa: E402
+from benchmarks.deck_reads import add_weights_and_decks, deck_names, report  # noqa: E402
 from datasets.index_crops import LOOKS  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.reader import NONE_CLASS, Reader  # noqa: E402
@@ -64,7 +64,7 @@ def read_jokers(reader: Reader, crops: np.ndarray) -> dict:
 
 
 def main() -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from datasets.decks import PROCEDURAL_PREFIX, load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_weights_and_decks(parser, "100-111")
@@ -73,8 +73,7 @@ def main() -> None:
     parser.add_argument("--look", choices=list(LOOKS), default="webcam")
     args = parser.parse_args()
 
-    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
-    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    names = deck_names(args.procedural)
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     readers = {k: Reader(f) for k, f in folders.items()}
     rows = {}

@@ -20,17 +20,16 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.deck_reads import add_weights_and_decks, report  # noqa: E402
+from benchmarks.deck_reads import add_weights_and_decks, deck_names, report  # noqa: E402
 from benchmarks.webcam_reads import BLACK  # noqa: E402
 from datasets.index_crops import LOOKS  # noqa: E402
 from engine.cards import CODES  # noqa: E402
-from vision.crops import to_grey  # noqa: E402
+from vision.crops import to_grey, turn_upright  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
@@ -58,24 +57,14 @@ def deck_crops(deck, sides: tuple[int, ...], seed: int, per_card: int) -> tuple[
     return {s: np.stack(v) for s, v in xs.items()}, np.array(ys), np.array(ups)
 
 
-def upright(crops: np.ndarray, degrees: np.ndarray) -> np.ndarray:
-    """Each crop turned back by the way it faces (degrees anticlockwise), so that it stands upright."""
-    out = np.empty_like(crops)
-    for k, (c, a) in enumerate(zip(crops, degrees, strict=True)):
-        s = c.shape[0]
-        m = cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), -float(a), 1.0)
-        out[k] = cv2.warpAffine(c, m, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out
-
-
 def read_deck(reader: Reader, crops: dict, y: np.ndarray, ups: np.ndarray) -> dict:
     small = crops[reader.classifier.size]
     big = crops[reader.suit.size]
-    v = reader.way_up(to_grey(small))
-    read_ups = np.degrees(np.arctan2(-v[:, 0], -v[:, 1]))
+    read_ups = reader.way_up.degrees(to_grey(small))
     probs = reader.classifier(small, turns=4)
-    views = {"as_read": (big, 4), "upright_true_4": (upright(big, ups), 4), "upright_true_1": (upright(big, ups), 1),
-             "upright_read_4": (upright(big, read_ups), 4), "upright_read_1": (upright(big, read_ups), 1)}
+    true, read = turn_upright(big, ups), turn_upright(big, read_ups)
+    views = {"as_read": (big, 4), "upright_true_4": (true, 4), "upright_true_1": (true, 1),
+             "upright_read_4": (read, 4), "upright_read_1": (read, 1)}
     out = {}
     for name, (x, turns) in views.items():
         p = apply_suit_reader(probs, lambda mask, x=x, turns=turns: reader.suit(x[mask], turns=turns),
@@ -85,7 +74,7 @@ def read_deck(reader: Reader, crops: dict, y: np.ndarray, ups: np.ndarray) -> di
 
 
 def main() -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from datasets.decks import load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_weights_and_decks(parser, "200-319")
@@ -96,8 +85,7 @@ def main() -> None:
     reader = Reader(args.a)
     if reader.suit is None or reader.way_up is None:
         parser.error(f"{args.a} needs suit.onnx and way_up.onnx")
-    names = [] if args.no_real else [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
-    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    names = deck_names(args.procedural, real=not args.no_real)
     if not names:
         parser.error("no decks: fetch the real designs or give --procedural")
     sides = tuple(sorted({reader.classifier.size, reader.suit.size}))

@@ -17,87 +17,33 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.deck_reads import report, seeds  # noqa: E402
-from benchmarks.upright_suit_probe import deck_crops, upright  # noqa: E402
+from benchmarks.deck_reads import deck_names, report, seeds  # noqa: E402
+from benchmarks.upright_suit_probe import deck_crops  # noqa: E402
 from models import suit  # noqa: E402
-from vision.crops import normalise, to_grey  # noqa: E402
+from vision.crops import to_grey, turn_upright  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
 WAYS = ("shipped_as_read", "candidate_upright_true", "candidate_upright_read")
 
 
-def load_upright(folder: Path, split: str, turn: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The black crops of ``split``, each turned upright by the way it faces (``turn``, else as
-    they are); labels 0 spade, 1 club."""
-    xs, ys = [], []
-    for f in sorted(Path(folder).glob(f"{split}-*.npz")):
-        d = np.load(f)
-        if "up" not in d:
-            raise SystemExit(f"{f} does not say which way its indices face: write it with datasets.index_crops")
-        x, y = suit.black_only(upright(d["x"], d["up"]) if turn else d["x"], d["y"])
-        xs.append(x)
-        ys.append(y)
-    if not xs:
-        raise SystemExit(f"no {split} crops in {folder}")
-    return np.concatenate(xs), np.concatenate(ys)
-
-
 def train(folder: Path, out: Path, minutes: float, init: Path, lr: float = 1e-3, batch: int = 256,
-          seed: int = 0, log=print, turn: bool = True):
-    import torch
-    import torch.nn.functional as F
-
-    from models.classifier import augment_turned, evaluate, export_onnx, lr_at
-
-    torch.set_num_threads(2)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    x, y = load_upright(folder, "train", turn)
-    x_val, y_val = load_upright(folder, "val", turn)
-    x_val = to_grey(x_val)
-    model = suit.build_model()
-    model.load_state_dict(torch.load(init, map_location="cpu")["model"])
-    log(f"{len(y)} training crops, {len(y_val)} validation; before: {evaluate(model, x_val, y_val):.4f}")
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    start, budget, epoch = time.time(), minutes * 60, 0
-    while time.time() - start < budget:
-        model.train()
-        order = rng.permutation(len(y))
-        for i in range(math.ceil(len(order) / batch)):
-            progress = (time.time() - start) / budget
-            if progress >= 1:
-                break
-            for group in opt.param_groups:
-                group["lr"] = lr_at(progress, lr)
-            idx = order[i * batch:(i + 1) * batch]
-            crops, _ = augment_turned(rng, x[idx], quarter_turns=not turn, most_turn=10.0 if turn else 45.0)
-            loss = F.cross_entropy(model(torch.from_numpy(normalise(to_grey(crops)))), torch.from_numpy(y[idx]),
-                                   label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        epoch += 1
-        log(json.dumps({"epoch": epoch, "val": round(evaluate(model, x_val, y_val), 4),
-                        "minutes": round((time.time() - start) / 60, 1)}))
-    out.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": model.state_dict(), "history": [], "suits": "SC", "upright": turn}, out / "suit.pt")
-    export_onnx(model, out / "suit.onnx", suit.SIDE, suit.CHANNELS)
+          seed: int = 0, log=print, turn: bool = True) -> Path:
+    """``models.suit.train`` going on from ``init`` on ``folder``'s crops, turned upright
+    (``turn``) or as they are; the candidate's ONNX."""
+    suit.train([folder], out, minutes=minutes, lr=lr, batch=batch, seed=seed, resume=init, upright=turn,
+               epochs=10**6, log=log)
     return out / "suit.onnx"
 
 
 def main() -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from datasets.decks import load_deck
     from vision.onnx import IndexClassifier
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -117,19 +63,17 @@ def main() -> None:
     candidate = IndexClassifier(train(args.data, args.out, args.minutes, args.a / "suit.pt", turn=not args.control))
     ways = ("shipped_as_read", "candidate_as_read") if args.control else WAYS
     reader = Reader(args.a)
-    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
-    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    names = deck_names(args.procedural)
     rows = {}
     for name in names:
         crops, y, ups = deck_crops(load_deck(name), (reader.classifier.size, reader.suit.size), args.seed,
                                    args.per_card)
         small, big = crops[reader.classifier.size], crops[reader.suit.size]
-        v = reader.way_up(to_grey(small))
-        read_ups = np.degrees(np.arctan2(-v[:, 0], -v[:, 1]))
+        read_ups = reader.way_up.degrees(to_grey(small))
         probs = reader.classifier(small, turns=4)
         views = {"shipped_as_read": (reader.suit, big, 4), "candidate_as_read": (candidate, big, 4),
-                 "candidate_upright_true": (candidate, upright(big, ups), 1),
-                 "candidate_upright_read": (candidate, upright(big, read_ups), 1)}
+                 "candidate_upright_true": (candidate, turn_upright(big, ups), 1),
+                 "candidate_upright_read": (candidate, turn_upright(big, read_ups), 1)}
         views = {w: views[w] for w in ways}
         row = {}
         for way, (net, x, turns) in views.items():

@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.deck_reads import add_weights_and_decks, report  # noqa: E402
+from benchmarks.deck_reads import add_weights_and_decks, deck_names, report  # noqa: E402
 from datasets.index_crops import LOOKS  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.crops import CROP, to_grey  # noqa: E402
@@ -63,7 +63,7 @@ def read_deck(net: WayUpReader, crops: np.ndarray, ups: np.ndarray) -> dict:
 
 
 def main() -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from datasets.decks import load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_weights_and_decks(parser, "200-319")
@@ -76,8 +76,7 @@ def main() -> None:
     for folder in folders.values():
         if not (folder / "way_up.onnx").exists():
             parser.error(f"no way_up.onnx in {folder}")
-    names = [] if args.no_real else [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
-    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    names = deck_names(args.procedural, real=not args.no_real)
     if not names:
         parser.error("no decks: fetch the real designs or give --procedural")
     nets = {k: WayUpReader(f / "way_up.onnx") for k, f in folders.items()}

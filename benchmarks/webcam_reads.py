@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.deck_reads import add_weights_and_decks, report, scores  # noqa: E402
+from benchmarks.deck_reads import add_weights_and_decks, deck_names, report, scores  # noqa: E402
 from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.crops import to_grey  # noqa: E402
@@ -82,7 +82,7 @@ def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray, say
 
 
 def main() -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, load_deck
+    from datasets.decks import load_deck
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_weights_and_decks(parser, "100-111")
@@ -98,8 +98,7 @@ def main() -> None:
                              "for the webcam look, a share of the index's length for the camera look")
     args = parser.parse_args()
 
-    names = [] if args.no_real else [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
-    names += [f"{PROCEDURAL_PREFIX}{s}" for group in args.procedural for s in group]
+    names = deck_names(args.procedural, real=not args.no_real)
     if not names:
         parser.error("no decks: fetch the real designs or give --procedural")
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})

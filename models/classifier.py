@@ -100,12 +100,19 @@ def load_model(state: dict, grow: bool = False):
     return model
 
 
-def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
-    xs, ys = [], []
+def load_crops(folder: Path, split: str, way_up: bool = False):
+    """The crops (N, S, S, 3) and classes of ``split`` in ``folder``; with ``way_up`` also the
+    way each index faces (degrees, as ``datasets.index_crops`` records it: ``up``)."""
+    xs, ys, ups = [], [], []
     for f in sorted(Path(folder).glob(f"{split}-*.npz")):
         d = np.load(f)
+        if way_up and "up" not in d:
+            raise ValueError(f"{f} does not say which way its indices face: write it with "
+                             "`python -m datasets.index_crops` (session 23 or later)")
         xs.append(d["x"])
         ys.append(d["y"])
+        if way_up:
+            ups.append(d["up"])
     if not xs:
         raise FileNotFoundError(f"no {split} crops in {folder}")
     shapes = sorted({a.shape[1:] for a in xs})
@@ -115,7 +122,8 @@ def load_crops(folder: Path, split: str) -> tuple[np.ndarray, np.ndarray]:
     if x.ndim != 4 or x.shape[-1] != CHANNELS:
         raise ValueError(f"the crops in {folder} are {x.shape[1:]}, not colour (S, S, {CHANNELS}): they were "
                          "written by an older `ginsight dataset`; write the data set again")
-    return x, np.concatenate(ys).astype(np.int64)
+    y = np.concatenate(ys).astype(np.int64)
+    return (x, y, np.concatenate(ups).astype(np.float32)) if way_up else (x, y)
 
 
 def augment(rng: np.random.Generator, batch: np.ndarray) -> np.ndarray:
@@ -186,6 +194,44 @@ def lr_at(progress: float, max_lr: float, warmup: float = 0.15) -> float:
         return max_lr * (1 / 25 + (1 - 1 / 25) * p / warmup)
     q = (p - warmup) / (1 - warmup)
     return max_lr * (1e-4 + (1 - 1e-4) * 0.5 * (1 + math.cos(math.pi * q)))
+
+
+def train_timed(model, n: int, loss_of, *, minutes: float, lr: float, rng: np.random.Generator, batch: int = 256,
+                epochs: int | None = None, after_epoch=None, weight_decay: float = 1e-4) -> float:
+    """The small readers' training loop (the suit readers, ``models/suit.py``; the way-up reader,
+    ``models/way_up.py``): AdamW for at most ``minutes`` and ``epochs`` (None: no limit), each
+    epoch over the ``n`` training crops in a new order drawn from ``rng``, ``batch`` at a time:
+    ``loss_of(idx)`` makes the batch of those crops and gives its loss (a tensor). The learning
+    rate follows the time spent (:func:`lr_at`, at most ``lr``). After each epoch,
+    ``after_epoch(epoch, stats)``: the epoch's number in this run (from 0) and its mean loss,
+    crops a second and the minutes so far (to validate and save). Returns the minutes spent."""
+    import torch
+
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+    start, budget, epoch = time.time(), minutes * 60, 0
+    while (epochs is None or epoch < epochs) and time.time() - start < budget:
+        model.train()
+        order = rng.permutation(n)
+        t0, seen, loss_sum = time.time(), 0, 0.0
+        for i in range(math.ceil(n / batch)):
+            progress = (time.time() - start) / budget
+            if progress >= 1:
+                break
+            for group in opt.param_groups:
+                group["lr"] = lr_at(progress, lr)
+            idx = order[i * batch:(i + 1) * batch]
+            loss = loss_of(idx)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            seen += len(idx)
+            loss_sum += loss.item() * len(idx)
+        if after_epoch is not None:
+            after_epoch(epoch, {"loss": round(loss_sum / max(seen, 1), 4),
+                                "crops_per_s": round(seen / max(time.time() - t0, 1e-9), 1),
+                                "minutes": round((time.time() - start) / 60, 1)})
+        epoch += 1
+    return (time.time() - start) / 60
 
 
 class _Batches:
@@ -316,9 +362,12 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:
     return correct / max(len(x), 1)
 
 
-def export_onnx(model, path: Path, crop: int | None = None, channels: int = CHANNELS) -> None:
+def export_onnx(model, path: Path, crop: int | None = None, channels: int = CHANNELS,
+                metadata: dict[str, str] | None = None) -> None:
     """The ONNX input side is ``crop`` (default ``vision.crops.CROP``): the reader cuts its crops
-    at the side it finds there; ``channels``: 3 (BGR) or 1 (grey)."""
+    at the side it finds there; ``channels``: 3 (BGR) or 1 (grey). ``metadata``: written into
+    the file's metadata (``vision.onnx.IndexClassifier.metadata``: how its crops are to be cut,
+    e.g. the suit reader's "upright")."""
     import torch
 
     from vision.crops import CROP
@@ -328,3 +377,11 @@ def export_onnx(model, path: Path, crop: int | None = None, channels: int = CHAN
     dummy = torch.zeros(1, channels, side, side)
     torch.onnx.export(model, dummy, str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    if metadata:
+        import onnx
+
+        proto = onnx.load(str(path))
+        for key, value in metadata.items():
+            entry = proto.metadata_props.add()
+            entry.key, entry.value = key, str(value)
+        onnx.save(proto, str(path))

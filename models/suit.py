@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -84,13 +82,22 @@ def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return suit_only(x, y, "SC")
 
 
-def load(folders: list[Path], split: str, suits: str = "SC") -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The crops of ``suits`` of ``split`` from every folder; also how many came from each."""
+def load(folders: list[Path], split: str, suits: str = "SC", upright: bool = False
+         ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The crops of ``suits`` of ``split`` from every folder; also how many came from each.
+    ``upright``: each crop turned upright by the way its index faces (``vision.crops.turn_upright``;
+    only crops that record it, ``datasets.index_crops``)."""
     from models.classifier import load_crops
+    from vision.crops import turn_upright
 
     xs, ys, counts = [], [], []
     for folder in folders:
-        x, y = suit_only(*load_crops(folder, split), suits)
+        if upright:
+            x, y, up = load_crops(folder, split, way_up=True)
+            x = turn_upright(x, up)
+        else:
+            x, y = load_crops(folder, split)
+        x, y = suit_only(x, y, suits)
         if x.shape[1] != SIDE:
             raise ValueError(f"{folder}: crops are {x.shape[1]} px; the suit reader reads {SIDE}-px crops")
         xs.append(x)
@@ -121,27 +128,39 @@ def init_from(model, path: Path, suits: str) -> None:
     model.load_state_dict(weights)
 
 
-def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
-    """Augmented (as the card classifier's crops: turns, lost resolution, light, noise), grey,
-    normalised."""
-    from models.classifier import augment
+# An upright reader's crops are turned at most this much more in training (no quarter turns):
+# the way-up reader's angle is read within 2 degrees on most indices (models/way_up.py).
+UPRIGHT_TURN = 10.0
+
+
+def _batch(rng: np.random.Generator, x: np.ndarray, upright: bool = False) -> np.ndarray:
+    """Augmented (as the card classifier's crops: turns, lost resolution, light, noise; an
+    upright reader's turned only a little, :data:`UPRIGHT_TURN`), grey, normalised."""
+    from models.classifier import augment_turned
     from vision.crops import normalise, to_grey
 
-    return normalise(to_grey(augment(rng, x)))
+    crops, _ = augment_turned(rng, x, quarter_turns=not upright, most_turn=UPRIGHT_TURN if upright else 45.0)
+    return normalise(to_grey(crops))
 
 
 def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
           lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None, suits: str = "SC",
-          init: Path | None = None, log=print) -> dict:
+          init: Path | None = None, upright: bool = False, log=print) -> dict:
     """From scratch (or from ``resume``, a reader of the same suits, its history carried on; or
     from ``init``, another suit reader's weights: :func:`init_from`) on the crops of ``suits``
     in ``folders`` for at most ``minutes`` (the learning rate follows the time spent:
     ``models.classifier.lr_at``); writes ``NAME.pt``, ``NAME.onnx`` and ``NAME_metrics.json``
-    (validation accuracy per folder) into ``out``, NAME ``suit`` for SC, ``suit4`` for SHDC."""
+    (validation accuracy per folder) into ``out``, NAME ``suit`` for SC, ``suit4`` for SHDC.
+
+    ``upright``: a reader of crops turned upright first, by the way their index faces (the
+    reader turns them by the way-up reader's angle, ``vision.reader``): trained on crops that
+    record it (``datasets.index_crops``), turned upright and then only a little, no quarter
+    turns; its files say so (``"upright": true`` in the .pt, ``upright`` in the ONNX
+    metadata), so that the reader cuts its crops so."""
     import torch
     import torch.nn.functional as F
 
-    from models.classifier import evaluate, lr_at
+    from models.classifier import evaluate, train_timed
     from vision.crops import to_grey
 
     torch.set_num_threads(threads)
@@ -149,11 +168,12 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     rng = np.random.default_rng(seed)
     suits = _suits(suits)
     name = NAMES[suits]
-    x, y, train_counts = load(folders, "train", suits)
-    x_val, y_val, val_counts = load(folders, "val", suits)
+    x, y, train_counts = load(folders, "train", suits, upright)
+    x_val, y_val, val_counts = load(folders, "val", suits, upright)
     x_val = to_grey(x_val)  # once: read as the reader reads it, grey
     log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
-        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(suits))}; {len(y_val)} validation")
+        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(suits))}; {len(y_val)} validation"
+        f"{'; turned upright' if upright else ''}")
     model = build_model(suits)
     history = []
     if resume is not None:
@@ -167,55 +187,44 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         init_from(model, init, suits)
         log(f"started from {init}")
     done = len(history)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     out.mkdir(parents=True, exist_ok=True)
-    start, budget = time.time(), minutes * 60
-    for epoch in range(done, done + epochs):
-        if time.time() - start >= budget:
-            break
-        model.train()
-        order = rng.permutation(len(y))
-        t0, seen, loss_sum = time.time(), 0, 0.0
-        for i in range(math.ceil(len(order) / batch)):
-            progress = (time.time() - start) / budget
-            if progress >= 1:
-                break
-            for group in opt.param_groups:
-                group["lr"] = lr_at(progress, lr)
-            idx = order[i * batch:(i + 1) * batch]
-            xb = torch.from_numpy(_batch(rng, x[idx]))
-            loss = F.cross_entropy(model(xb), torch.from_numpy(y[idx]), label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            seen += len(idx)
-            loss_sum += loss.item() * len(idx)
+
+    def loss_of(idx):
+        xb = torch.from_numpy(_batch(rng, x[idx], upright))
+        return F.cross_entropy(model(xb), torch.from_numpy(y[idx]), label_smoothing=0.05)
+
+    def after_epoch(epoch: int, stats: dict) -> None:
         accs, at = [], 0
         for n in val_counts:
             accs.append(evaluate(model, x_val[at:at + n], y_val[at:at + n]))
             at += n
         val_all = sum(a * n for a, n in zip(accs, val_counts, strict=True)) / max(sum(val_counts), 1)
-        row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4),
+        row = {"epoch": done + epoch + 1, "loss": stats["loss"],
                "val": {str(f): round(a, 4) for f, a in zip(folders, accs, strict=True)},
-               "val_all": round(val_all, 4), "crops_per_s": round(seen / (time.time() - t0), 1),
-               "minutes": round((time.time() - start) / 60, 1), **({"resumed": str(resume)} if resume else {}),
-               **({"started_from": str(init)} if init and not resume and epoch == done else {})}
+               "val_all": round(val_all, 4), "crops_per_s": stats["crops_per_s"], "minutes": stats["minutes"],
+               **({"upright": True} if upright else {}), **({"resumed": str(resume)} if resume else {}),
+               **({"started_from": str(init)} if init and not resume and epoch == 0 else {})}
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.state_dict(), "history": history, "suits": suits}, out / f"{name}.pt")
-    export_onnx(model, out / f"{name}.onnx")
-    metrics = {"side": SIDE, "suits": tuple(suits),
+        torch.save({"model": model.state_dict(), "history": history, "suits": suits, "upright": upright},
+                   out / f"{name}.pt")
+
+    spent = train_timed(model, len(y), loss_of, minutes=minutes, lr=lr, rng=rng, batch=batch, epochs=epochs,
+                        after_epoch=after_epoch)
+    export_onnx(model, out / f"{name}.onnx", upright)
+    metrics = {"side": SIDE, "suits": tuple(suits), "upright": upright,
                "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
                "val_crops": dict(zip(map(str, folders), val_counts, strict=True)), "history": history,
-               "minutes": round((time.time() - start) / 60, 1)}
+               "minutes": round(spent, 1)}
     (out / f"{name}_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
 
 
-def export_onnx(model, path: Path) -> None:
+def export_onnx(model, path: Path, upright: bool = False) -> None:
+    """``upright``: the file's metadata says its crops are to be turned upright first."""
     from models.classifier import export_onnx as export
 
-    export(model, path, SIDE, CHANNELS)
+    export(model, path, SIDE, CHANNELS, {"upright": "true"} if upright else None)
 
 
 def export_weights(weights: Path) -> Path:
@@ -227,7 +236,7 @@ def export_weights(weights: Path) -> Path:
     model = build_model(state.get("suits", "SC"))
     model.load_state_dict(state["model"])
     out = Path(weights).with_suffix(".onnx")
-    export_onnx(model, out)
+    export_onnx(model, out, bool(state.get("upright")))
     return out
 
 
@@ -244,6 +253,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", type=Path, metavar="PT", help="go on from this suit.pt (e.g. the shipped one)")
     parser.add_argument("--init", type=Path, metavar="PT",
                         help="start from another suit reader's weights (e.g. the shipped suit.pt for --suits SHDC)")
+    parser.add_argument("--upright", action="store_true",
+                        help="a reader of crops turned upright first (from crops that record their way up: "
+                             "datasets.index_crops)")
     args = parser.parse_args(argv)
     for flag in ("resume", "init"):
         path = getattr(args, flag)
@@ -252,7 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.resume and args.init:
         parser.error("--resume and --init: one or the other")
     train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume,
-          suits=args.suits, init=args.init)
+          suits=args.suits, init=args.init, upright=args.upright)
 
 
 if __name__ == "__main__":

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +99,7 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     so on the right side of a quarter turn, and the median error) into ``out``."""
     import torch
 
-    from models.classifier import augment_turned, export_onnx, lr_at
+    from models.classifier import augment_turned, export_onnx, train_timed
     from vision.crops import normalise, to_grey
 
     torch.set_num_threads(threads)
@@ -120,47 +118,34 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         history = list(state.get("history") or [])
         log(f"going on from {resume} ({len(history)} epochs)")
     done = len(history)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     out.mkdir(parents=True, exist_ok=True)
-    start, budget = time.time(), minutes * 60
-    for epoch in range(done, done + epochs):
-        if time.time() - start >= budget:
-            break
-        model.train()
-        order = rng.permutation(len(up))
-        t0, seen, loss_sum = time.time(), 0, 0.0
-        for i in range(math.ceil(len(order) / batch)):
-            progress = (time.time() - start) / budget
-            if progress >= 1:
-                break
-            for group in opt.param_groups:
-                group["lr"] = lr_at(progress, lr)
-            idx = order[i * batch:(i + 1) * batch]
-            crops, turned = augment_turned(rng, x[idx])
-            xb = torch.from_numpy(normalise(to_grey(crops)))
-            target = torch.from_numpy(unit(up[idx] + turned))
-            loss = ((model(xb) - target) ** 2).sum(1).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            seen += len(idx)
-            loss_sum += loss.item() * len(idx)
+
+    def loss_of(idx):
+        crops, turned = augment_turned(rng, x[idx])
+        xb = torch.from_numpy(normalise(to_grey(crops)))
+        target = torch.from_numpy(unit(up[idx] + turned))
+        return ((model(xb) - target) ** 2).sum(1).mean()
+
+    def after_epoch(epoch: int, stats: dict) -> None:
         err = angle_error(predict(model, x_val), up_val)
         val, at = {}, 0
         for f, n in zip(folders, val_counts, strict=True):
             e = err[at:at + n]
             val[str(f)] = {"within_45": round(float((e < 45).mean()), 4), "median_deg": round(float(np.median(e)), 1)}
             at += n
-        row = {"epoch": epoch + 1, "loss": round(loss_sum / max(seen, 1), 4), "val": val,
-               "within_45_all": round(float((err < 45).mean()), 4), "crops_per_s": round(seen / (time.time() - t0), 1),
-               "minutes": round((time.time() - start) / 60, 1), **({"resumed": str(resume)} if resume else {})}
+        row = {"epoch": done + epoch + 1, "loss": stats["loss"], "val": val,
+               "within_45_all": round(float((err < 45).mean()), 4), "crops_per_s": stats["crops_per_s"],
+               "minutes": stats["minutes"], **({"resumed": str(resume)} if resume else {})}
         history.append(row)
         log(json.dumps(row))
         torch.save({"model": model.state_dict(), "history": history}, out / f"{NAME}.pt")
+
+    spent = train_timed(model, len(up), loss_of, minutes=minutes, lr=lr, rng=rng, batch=batch, epochs=epochs,
+                        after_epoch=after_epoch)
     export_onnx(model, out / f"{NAME}.onnx", SIDE, CHANNELS)
     metrics = {"side": SIDE, "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
                "val_crops": dict(zip(map(str, folders), val_counts, strict=True)), "history": history,
-               "minutes": round((time.time() - start) / 60, 1)}
+               "minutes": round(spent, 1)}
     (out / f"{NAME}_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
 

@@ -28,6 +28,19 @@ def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size:
     return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def turn_upright(crops: np.ndarray, degrees) -> np.ndarray:
+    """Square crops (N, S, S) or (N, S, S, C), each turned back by the way its index faces
+    (``degrees`` anticlockwise from the crop's up, as ``datasets.index_crops`` records it and
+    ``vision.onnx.WayUpReader.degrees`` reads it), so that the index stands upright; the
+    corners turned in from outside repeat the edge pixels."""
+    out = np.empty_like(crops)
+    for k, (c, a) in enumerate(zip(crops, np.asarray(degrees, np.float64).reshape(-1), strict=True)):
+        s = c.shape[0]
+        m = cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), -float(a), 1.0)
+        out[k] = cv2.warpAffine(c, m, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
 def to_grey(patches: np.ndarray) -> np.ndarray:
     """BGR patches (N, S, S, 3) -> grey (N, S, S), as OpenCV weighs the channels."""
     return (patches.astype(np.float32) @ LUMA).round().astype(np.uint8)

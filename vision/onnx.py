@@ -112,6 +112,10 @@ class IndexClassifier:
         self.size = shape[-1] if isinstance(shape[-1], int) else CROP  # the crop side it was trained on
         out = self.session.get_outputs()[0].shape[-1]
         self.classes = out if isinstance(out, int) else 53
+        # what the file says of how its crops are cut (models.classifier.export_onnx)
+        self.metadata = dict(self.session.get_modelmeta().custom_metadata_map)
+        # a suit reader trained on crops turned upright first (models/suit.py --upright)
+        self.upright = self.metadata.get("upright", "").lower() == "true"
 
     def __call__(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:
         """``turns``: 1 reads each crop as it is; 2 or 4 also read it turned by half or quarter
@@ -148,7 +152,8 @@ class WayUpReader:
         side = self.session.get_inputs()[0].shape[-1]
         self.size = side if isinstance(side, int) else CROP
 
-    def __call__(self, patches: np.ndarray) -> np.ndarray:
+    def _cos_sin(self, patches: np.ndarray) -> np.ndarray:
+        """The network's (N, 2) output: (cos, sin) of the angle anticlockwise from the crop's up."""
         patches = np.asarray(patches)
         if len(patches) == 0:
             return np.zeros((0, 2), np.float32)
@@ -156,7 +161,17 @@ class WayUpReader:
             patches = to_grey(patches)
         if patches.shape[1] != self.size:
             patches = np.stack([cv2.resize(p, (self.size, self.size), interpolation=cv2.INTER_AREA) for p in patches])
-        cos, sin = self.session.run(None, {self.input: normalise(patches)})[0].T
+        return self.session.run(None, {self.input: normalise(patches)})[0]
+
+    def __call__(self, patches: np.ndarray) -> np.ndarray:
+        cos, sin = self._cos_sin(patches).reshape(-1, 2).T
         # the network's angle is anticlockwise from the crop's up: that way in the image
         v = np.stack([-sin, -cos], 1)
         return (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+    def degrees(self, patches: np.ndarray) -> np.ndarray:
+        """The way each index's top faces, degrees anticlockwise from the crop's up, in
+        (-180, 180] (as ``datasets.index_crops`` records it; ``vision.crops.turn_upright``
+        turns a crop back by it)."""
+        cos, sin = self._cos_sin(patches).reshape(-1, 2).T
+        return np.degrees(np.arctan2(sin, cos)).astype(np.float32)

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
-from vision.crops import crop_square, half_turn_likeness, to_grey
+from vision.crops import crop_square, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector, WayUpReader
@@ -188,6 +188,10 @@ class Reader:
         self.grey_suit = load_suit_reader(folder, self.settings, threads, "suit4")
         path = folder / "way_up.onnx"
         self.way_up = WayUpReader(path, threads=threads) if path.exists() else None
+        for net in (self.suit, self.grey_suit):
+            if net is not None and net.upright and self.way_up is None:
+                raise FileNotFoundError(f"model file missing: {path} (the suit reader in {folder} reads indices "
+                                        "turned upright by the way-up reader's angle)")
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
@@ -207,15 +211,24 @@ class Reader:
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
         for net, suits, rule in self.suit_says(grey):
-            probs = apply_suit_reader(probs, lambda mask, net=net: net(
-                np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]),
-                turns=self.settings.cls_turns), rule, suits)
+            probs = apply_suit_reader(probs, lambda mask, net=net: self._suit_probs(net, img, boxes[mask], crops[mask]),
+                                      rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings, patch)
                  for box, score, p, patch in zip(boxes, scores, probs, patches, strict=True))
         reads = [r for r in reads if r is not None]
         if self._asks_way_up():
             reads = self._with_way_up(reads)
         return reads
+
+    def _suit_probs(self, net: IndexClassifier, img: np.ndarray, boxes: np.ndarray, small: np.ndarray) -> np.ndarray:
+        """A suit reader's probabilities for ``boxes``: their crops cut at its side and read at
+        ``cls_turns`` turns; or, for a reader of upright crops (``net.upright``), turned upright
+        by the way the way-up reader reads them to face (from ``small``, the classifier's
+        crops) and read once, as it learnt them (``models/suit.py --upright``)."""
+        x = np.stack([crop_square(img, tuple(b), net.size) for b in boxes])
+        if not net.upright:
+            return net(x, turns=self.settings.cls_turns)
+        return net(turn_upright(x, self.way_up.degrees(small)), turns=1)
 
     def _asks_way_up(self) -> bool:
         return self.way_up is not None and self.settings.way_up_apart > 0

@@ -396,26 +396,22 @@ def test_joker_reads_counts_joker_corners_read_as_cards():
     assert r["read"] == {"KD": 3}
 
 
-def test_upright_suit_probe_turns_each_crop_back_upright_and_cuts_one_view_at_each_side():
-    import numpy as np
-
+def test_upright_suit_probe_cuts_one_view_at_each_side():
     from tests.datasets.test_index_crops import bar_deck
-    from tests.models.test_way_up import bar_above_ink, tee
 
     module = script("upright_suit_probe")
-    turned = np.stack([tee(48, a) for a in (0.0, 30.0, 135.0, 270.0)])
-    assert all(bar_above_ink(c) for c in module.upright(turned, np.array([0.0, 30.0, 135.0, 270.0])))
-    assert not bar_above_ink(module.upright(turned[2:3], np.array([0.0]))[0])  # left as it is: not upright
     crops, y, ups = module.deck_crops(bar_deck(), (32, 48), seed=1, per_card=1)
     assert crops[32].shape == (26, 32, 32, 3) and crops[48].shape == (26, 48, 48, 3)
     assert len(y) == len(ups) == 26
 
 
-def test_upright_suit_train_turns_crops_upright_and_goes_on_from_the_shipped_reader(tmp_path):
+def test_upright_suit_train_goes_on_from_the_shipped_reader_on_upright_crops(tmp_path):
     import numpy as np
+    import torch
 
     from engine.cards import CODES
-    from tests.models.test_way_up import bar_above_ink, tee
+    from tests.models.test_way_up import tee
+    from vision.onnx import IndexClassifier
 
     module = script("upright_suit_train")
     (tmp_path / "crops").mkdir()
@@ -424,14 +420,12 @@ def test_upright_suit_train_turns_crops_upright_and_goes_on_from_the_shipped_rea
         x = np.stack([tee(48, float(a)) for a in up])
         y = np.array([CODES.index(c) for c in ("7S", "7C", "7H", "7D")] * (n // 4), np.int16)
         np.savez_compressed(tmp_path / "crops" / f"{split}-0000.npz", x=x, y=y, up=up)
-    x, y = module.load_upright(tmp_path / "crops", "train")
-    assert len(y) == 16 and set(y.tolist()) == {0, 1}  # the black ones only: spade 0, club 1
-    assert all(bar_above_ink(c) for c in x)
-    as_they_are, _ = module.load_upright(tmp_path / "crops", "train", turn=False)
-    assert not all(bar_above_ink(c) for c in as_they_are)  # --control: the crops left as drawn
     onnx = module.train(tmp_path / "crops", tmp_path / "out", 0.05, ROOT / "models" / "weights" / "suit.pt",
                         batch=8, log=lambda *_: None)
-    assert onnx.exists() and (tmp_path / "out" / "suit.pt").exists()
-    np.savez_compressed(tmp_path / "crops" / "val-0000.npz", x=x[:4], y=y[:4])  # no way up
-    with pytest.raises(SystemExit, match="which way"):
-        module.load_upright(tmp_path / "crops", "val")
+    assert onnx.exists() and IndexClassifier(onnx).upright
+    state = torch.load(tmp_path / "out" / "suit.pt")
+    shipped = torch.load(ROOT / "models" / "weights" / "suit.pt")
+    assert state["upright"] and len(state["history"]) > len(shipped["history"])  # went on from it
+    control = module.train(tmp_path / "crops", tmp_path / "ctl", 0.05, ROOT / "models" / "weights" / "suit.pt",
+                           batch=8, log=lambda *_: None, turn=False)
+    assert not IndexClassifier(control).upright

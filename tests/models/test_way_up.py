@@ -96,3 +96,17 @@ def test_the_reader_turns_the_networks_angle_into_a_way_in_the_image():
     v = net(np.zeros((4, 32, 32), np.uint8))
     # upright: up the image (y down); a quarter turn anticlockwise: to the left
     assert np.allclose(v, [[0, -1], [-1, 0], [0, 1], [1, 0]], atol=1e-6)
+
+
+def test_degrees_is_the_networks_angle_the_way_index_crops_records_it():
+    from vision.crops import turn_upright
+    from vision.onnx import WayUpReader
+
+    net = WayUpReader.__new__(WayUpReader)
+    net.session, net.input, net.size = _Session([0, 90, 180, 270, 30]), "crops", 32
+    got = net.degrees(np.zeros((5, 32, 32), np.uint8))
+    assert np.allclose((got - [0, 90, 180, 270, 30] + 180) % 360 - 180, 0, atol=1e-4)
+    assert net.degrees(np.zeros((0, 32, 32), np.uint8)).shape == (0,)
+    # and turned back by it, a crop facing that way stands upright
+    crops = np.stack([tee(32, float(a)) for a in (0, 90, 180, 270, 30)])
+    assert all(bar_above_ink(c) for c in turn_upright(crops, got))

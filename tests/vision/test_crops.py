@@ -64,3 +64,16 @@ def test_half_turn_likeness_changes_sign_when_one_patch_is_turned(seed, side):
     assert -2.0 <= v <= 2.0
     assert abs(half_turn_likeness(a, b[::-1, ::-1]) + v) < 1e-5
     assert half_turn_likeness(a, a) > 0.5  # a patch is most like itself, not turned
+
+
+def test_turn_upright_turns_each_crop_back_by_the_way_it_faces():
+    from tests.models.test_way_up import bar_above_ink, tee
+    from vision.crops import turn_upright
+
+    ways = np.array([0.0, 30.0, 135.0, 270.0, -100.0])
+    turned = np.stack([tee(48, float(a)) for a in ways])
+    assert all(bar_above_ink(c) for c in turn_upright(turned, ways))
+    assert not bar_above_ink(turn_upright(turned[2:3], [0.0])[0])  # left as it is: not upright
+    grey = to_grey(turned)
+    assert turn_upright(grey, ways).shape == grey.shape  # grey crops too
+    assert turn_upright(turned[:0], []).shape == (0, 48, 48, 3)

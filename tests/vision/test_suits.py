@@ -218,3 +218,62 @@ def test_with_grey_then_black_the_black_suit_reader_has_the_last_say_in_a_grey_p
     grey = [cv2.cvtColor(cv2.imread(str(t.image)), cv2.COLOR_BGR2GRAY) for t in load_truth(fixtures)]
     read = [c for g in grey for c in Reader(folders["then-black"]).read(g).codes()]
     assert read and all(c[-1] == "C" for c in read), read  # spades by the first, clubs by the second
+
+
+def _tee_photo(degrees):
+    """A 200 px photo with one 48 px T (bar on top) turned ``degrees`` anticlockwise at (76, 76)."""
+    from tests.models.test_way_up import tee
+
+    img = np.full((200, 200, 3), 225, np.uint8)
+    img[76:124, 76:124] = tee(48, degrees)
+    return img
+
+
+class _Net:
+    """A suit reader that keeps what it is given."""
+
+    size, classes = 48, 2
+
+    def __init__(self, upright):
+        self.upright, self.seen = upright, []
+
+    def __call__(self, crops, turns=1):
+        self.seen.append((crops, turns))
+        return np.tile([0.5, 0.5], (len(crops), 1)).astype(np.float32)
+
+
+def test_an_upright_suit_reader_reads_its_crops_turned_upright_by_the_way_up_readers_angle_once():
+    from types import SimpleNamespace
+
+    from tests.models.test_way_up import bar_above_ink
+    from vision.crops import crop_square
+    from vision.reader import Reader, Settings
+
+    img, box = _tee_photo(180.0), np.array([[80.0, 80.0, 120.0, 120.0]])
+    small = np.stack([crop_square(img, tuple(box[0]), 32)])
+    asked = []
+    reader = Reader.__new__(Reader)
+    reader.settings = Settings(cls_turns=4)
+    reader.way_up = SimpleNamespace(degrees=lambda patches: asked.append(patches.shape) or np.array([180.0]))
+    upright = _Net(upright=True)
+    assert reader._suit_probs(upright, img, box, small).shape == (1, 2)
+    (crops, turns), = upright.seen
+    assert turns == 1 and crops.shape == (1, 48, 48, 3) and bar_above_ink(crops[0])
+    assert asked == [(1, 32, 32, 3)]  # from the classifier's crops
+    plain = _Net(upright=False)
+    reader._suit_probs(plain, img, box, small)
+    (crops, turns), = plain.seen
+    assert turns == 4 and not bar_above_ink(crops[0]) and asked == [(1, 32, 32, 3)]  # as cut, not asked
+
+
+def test_a_weights_folder_with_an_upright_suit_reader_and_no_way_up_reader_is_refused(tmp_path):
+    from models import suit
+    from vision.reader import DEFAULT_WEIGHTS, Reader
+
+    for name in ("detector.onnx", "classifier.onnx"):
+        shutil.copy(DEFAULT_WEIGHTS / name, tmp_path / name)
+    suit.export_onnx(suit.build_model(), tmp_path / "suit.onnx", upright=True)
+    with pytest.raises(FileNotFoundError, match=r"way_up\.onnx"):
+        Reader(tmp_path)
+    shutil.copy(DEFAULT_WEIGHTS / "way_up.onnx", tmp_path / "way_up.onnx")
+    assert Reader(tmp_path).suit.upright
