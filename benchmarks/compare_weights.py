@@ -62,8 +62,12 @@ def crops_for(data: Path, side: int) -> Path | None:
     return None
 
 
-def measure(reader: Reader, data: Path, truths: list, loaded: dict) -> dict:
-    """``loaded``: crops folder -> (x, grey x, y), filled here, shared by both weights folders."""
+LOOKS = {"photos": None, "photos_grey": grey_photo}  # the photos as they are, and made black and white
+
+
+def measure(reader: Reader, data: Path, truths: list, loaded: dict, looks: tuple[str, ...] = tuple(LOOKS)) -> dict:
+    """``loaded``: crops folder -> (x, grey x, y), filled here, shared by both weights folders;
+    ``looks``: the photos read as they are ("photos") and made black and white ("photos_grey")."""
     folder = crops_for(data, reader.classifier.size)
     out = {"crop_side": reader.classifier.size, "crops": None, "crop_top1": None, "crop_top1_grey": None,
            "clubs_read_as_spades": None, "spades_read_as_clubs": None}
@@ -75,8 +79,8 @@ def measure(reader: Reader, data: Path, truths: list, loaded: dict) -> dict:
         read, read_grey = crop_reads(reader, x), crop_reads(reader, grey_x)
         out.update(crops=len(y), crop_top1=float((read == y).mean()), crop_top1_grey=float((read_grey == y).mean()),
                    clubs_read_as_spades=swapped(read, y, 3, 0), spades_read_as_clubs=swapped(read, y, 0, 3))
-    for name, load in (("photos", None), ("photos_grey", grey_photo)):
-        o = evaluate_truths(reader, truths, load=load)["overall"]
+    for name in looks:
+        o = evaluate_truths(reader, truths, load=LOOKS[name])["overall"]
         out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
                                        "found_read_right", "cards_true", "cards_read", "cards_right")}
         # What a player has to mend: cards not read, and cards read that are not there.
@@ -85,11 +89,11 @@ def measure(reader: Reader, data: Path, truths: list, loaded: dict) -> dict:
     return out
 
 
-def compare(a: Path, b: Path, data: Path, photos: int) -> dict:
+def compare(a: Path, b: Path, data: Path, photos: int, looks: tuple[str, ...] = tuple(LOOKS)) -> dict:
     """Both folders' figures on one data set, its photos and each side's crops loaded once."""
     truths = synthetic_validation(data, photos)
     loaded: dict = {}
-    return {k: measure(Reader(w), data, truths, loaded) for k, w in (("a", a), ("b", b))}
+    return {k: measure(Reader(w), data, truths, loaded, looks) for k, w in (("a", a), ("b", b))}
 
 
 def _f(v: float | None) -> str:
@@ -104,9 +108,12 @@ def main() -> None:
                         "`ginsight dataset` (repeat for several)")
     parser.add_argument("--photos", type=int, default=300, help="validation photos per data set (default 300)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--colour-only", action="store_true",
+                        help="the photos only as they are, not also made black and white (where the two folders "
+                             "differ only in what a black-and-white photo does not ask, e.g. the black suit reader)")
     args = parser.parse_args()
-
-    figures = {str(d): compare(args.a, args.b, d, args.photos) for d in args.data}
+    looks = ("photos",) if args.colour_only else tuple(LOOKS)
+    figures = {str(d): compare(args.a, args.b, d, args.photos, looks) for d in args.data}
     print(f"a = {args.a}, b = {args.b}")
     print("| data | figure | a | b |")
     print("|---|---|---|---|")
@@ -117,7 +124,7 @@ def main() -> None:
         print(f"| {d} | crop top-1, grey | {_f(a['crop_top1_grey'])} | {_f(b['crop_top1_grey'])} |")
         for k in ("clubs_read_as_spades", "spades_read_as_clubs"):
             print(f"| {d} | crops: {k.replace('_', ' ')} | {_f(a[k])} | {_f(b[k])} |")
-        for name in ("photos", "photos_grey"):
+        for name in looks:
             for k in ("precision", "recall", "indices_found", "found_read_right"):
                 print(f"| {d} | {name} ({a[name]['photos']}): {k} | {a[name][k]:.3f} | {b[name][k]:.3f} |")
             mend = [f"{w[name]['cards_missed']} / {w[name]['cards_wrong']}" for w in (a, b)]

@@ -70,13 +70,17 @@ def suit_wrong(read: np.ndarray, y: np.ndarray) -> float:
 
 
 def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray, says=(),
-              suit_crops: dict | None = None) -> dict:
+              suit_crops: dict | None = None, suit_probs=None) -> dict:
     """The deck's figures as the reader reads its crops: the classifier at four turns, then
     the say of each suit reader in ``says`` (``Reader.suit_says``: network, suits, rule) on the
-    indices read as cards of its suits (``suit_crops``: side -> the same indices cut at it)."""
+    indices read as cards of its suits (``suit_crops``: side -> the same indices cut at it),
+    as ``suit_probs(net, its crops, the classifier's crops)`` reads them (``Reader.suit_probs``:
+    an upright suit reader's crops turned upright first; by default at four turns)."""
     probs = classifier(crops, turns=4)
+    suit_probs = suit_probs or (lambda net, x, small: net(x, turns=4))
     for net, suits, rule in says:
-        probs = apply_suit_reader(probs, lambda mask, net=net: net(suit_crops[net.size][mask], turns=4), rule, suits)
+        probs = apply_suit_reader(probs, lambda mask, net=net: suit_probs(net, suit_crops[net.size][mask], crops[mask]),
+                                  rule, suits)
     read = probs.argmax(1)
     return scores(read, y) | {"suit_wrong": suit_wrong(read, y)}
 
@@ -110,7 +114,7 @@ def main() -> None:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look, args.grey) for s in sides}
         suit_crops = {s: x for s, (x, _) in crops.items()}
-        rows[name] = {k: read_deck(r.classifier, *crops[r.classifier.size], says[k], suit_crops)
+        rows[name] = {k: read_deck(r.classifier, *crops[r.classifier.size], says[k], suit_crops, r.suit_probs)
                       for k, r in readers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs", "suit_wrong"))
     if args.json:

@@ -211,8 +211,8 @@ class Reader:
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
         for net, suits, rule in self.suit_says(grey):
-            probs = apply_suit_reader(probs, lambda mask, net=net: self._suit_probs(net, img, boxes[mask], crops[mask]),
-                                      rule, suits)
+            probs = apply_suit_reader(probs, lambda mask, net=net: self.suit_probs(
+                net, np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]), crops[mask]), rule, suits)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings, patch)
                  for box, score, p, patch in zip(boxes, scores, probs, patches, strict=True))
         reads = [r for r in reads if r is not None]
@@ -220,15 +220,14 @@ class Reader:
             reads = self._with_way_up(reads)
         return reads
 
-    def _suit_probs(self, net: IndexClassifier, img: np.ndarray, boxes: np.ndarray, small: np.ndarray) -> np.ndarray:
-        """A suit reader's probabilities for ``boxes``: their crops cut at its side and read at
+    def suit_probs(self, net: IndexClassifier, crops: np.ndarray, small: np.ndarray) -> np.ndarray:
+        """A suit reader's probabilities for indices cut at its side (``crops``), read at
         ``cls_turns`` turns; or, for a reader of upright crops (``net.upright``), turned upright
-        by the way the way-up reader reads them to face (from ``small``, the classifier's
-        crops) and read once, as it learnt them (``models/suit.py --upright``)."""
-        x = np.stack([crop_square(img, tuple(b), net.size) for b in boxes])
+        by the way the way-up reader reads them to face (from ``small``, the classifier's crops
+        of the same indices) and read once, as it learnt them (``models/suit.py --upright``)."""
         if not net.upright:
-            return net(x, turns=self.settings.cls_turns)
-        return net(turn_upright(x, self.way_up.degrees(small)), turns=1)
+            return net(crops, turns=self.settings.cls_turns)
+        return net(turn_upright(crops, self.way_up.degrees(small)), turns=1)
 
     def _asks_way_up(self) -> bool:
         return self.way_up is not None and self.settings.way_up_apart > 0

@@ -176,6 +176,7 @@ def test_compare_weights_counts_the_cards_a_player_would_mend(tmp_path):
     assert out["crop_top1"] is None  # no crops written: the photos only
     for name in ("photos", "photos_grey"):
         assert (out[name]["cards_true"], out[name]["cards_missed"], out[name]["cards_wrong"]) == (2, 1, 1)
+    assert "photos_grey" not in module.measure(Reader(), tmp_path, truths, {}, ("photos",))  # --colour-only
 
 
 def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_spades():

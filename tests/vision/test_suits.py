@@ -256,12 +256,13 @@ def test_an_upright_suit_reader_reads_its_crops_turned_upright_by_the_way_up_rea
     reader.settings = Settings(cls_turns=4)
     reader.way_up = SimpleNamespace(degrees=lambda patches: asked.append(patches.shape) or np.array([180.0]))
     upright = _Net(upright=True)
-    assert reader._suit_probs(upright, img, box, small).shape == (1, 2)
+    big = np.stack([crop_square(img, tuple(box[0]), 48)])
+    assert reader.suit_probs(upright, big, small).shape == (1, 2)
     (crops, turns), = upright.seen
     assert turns == 1 and crops.shape == (1, 48, 48, 3) and bar_above_ink(crops[0])
     assert asked == [(1, 32, 32, 3)]  # from the classifier's crops
     plain = _Net(upright=False)
-    reader._suit_probs(plain, img, box, small)
+    reader.suit_probs(plain, big, small)
     (crops, turns), = plain.seen
     assert turns == 4 and not bar_above_ink(crops[0]) and asked == [(1, 32, 32, 3)]  # as cut, not asked
 
