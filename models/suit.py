@@ -128,8 +128,9 @@ def init_from(model, path: Path, suits: str) -> None:
     model.load_state_dict(weights)
 
 
-# An upright reader's crops are turned at most this much more in training (no quarter turns):
-# the way-up reader's angle is read within 2 degrees on most indices (models/way_up.py).
+# An upright reader's crops are turned at most this much more in training (no quarter turns),
+# so that it learns to bear the way-up reader's error: a median 1.1-1.4 degrees on held-out
+# decks, every index within 45 (models/way_up.py, benchmarks/way_up_reads.py).
 UPRIGHT_TURN = 10.0
 
 

@@ -171,7 +171,7 @@ class WayUpReader:
 
     def degrees(self, patches: np.ndarray) -> np.ndarray:
         """The way each index's top faces, degrees anticlockwise from the crop's up, in
-        (-180, 180] (as ``datasets.index_crops`` records it; ``vision.crops.turn_upright``
+        [-180, 180] (as ``datasets.index_crops`` records it; ``vision.crops.turn_upright``
         turns a crop back by it)."""
         cos, sin = self._cos_sin(patches).reshape(-1, 2).T
         return np.degrees(np.arctan2(sin, cos)).astype(np.float32)

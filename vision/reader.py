@@ -4,7 +4,8 @@ Two stages, both trained on synthetic photos only (see ``models/MODEL_CARD.md``)
 a YOLO detector finds corner indices (one class), then a small CNN reads each index from
 a small square colour crop (52 cards, or "no index"); where a weights folder has one, a suit
 reader gives the black suit of the indices read as spades or clubs (``vision.suits``), and in a
-black-and-white photo a grey-photo suit reader gives every index's suit. The two
+black-and-white photo a grey-photo suit reader gives every index's suit (a suit reader trained
+on upright crops is given its crops turned upright by the way-up reader's angle). The two
 indices of one card make one card; a deck holds each card once, so of two indices of one code
 far apart the weaker is another card misread: it is read again as its suit twin (the same rank
 in the other suit of its colour), flagged, or dropped. So is one nearer that faces the same way
@@ -171,6 +172,7 @@ class Reader:
     """Loads the shipped models once; :meth:`read` is safe to call repeatedly."""
 
     suit: IndexClassifier | None = None  # the suit reader, where the weights folder has one
+    suit_up: IndexClassifier | None = None  # a second black suit reader (suit_up.onnx), likewise
     grey_suit: IndexClassifier | None = None  # the grey-photo suit reader, likewise
     way_up: WayUpReader | None = None  # the way-up reader, likewise
 
@@ -185,10 +187,11 @@ class Reader:
         self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
         self.classifier = IndexClassifier(cls, threads=threads)
         self.suit = load_suit_reader(folder, self.settings, threads)
+        self.suit_up = load_suit_reader(folder, self.settings, threads, "suit_up")
         self.grey_suit = load_suit_reader(folder, self.settings, threads, "suit4")
         path = folder / "way_up.onnx"
         self.way_up = WayUpReader(path, threads=threads) if path.exists() else None
-        for net in (self.suit, self.grey_suit):
+        for net in (self.suit, self.suit_up, self.grey_suit):
             if net is not None and net.upright and self.way_up is None:
                 raise FileNotFoundError(f"model file missing: {path} (the suit reader in {folder} reads indices "
                                         "turned upright by the way-up reader's angle)")
@@ -256,7 +259,7 @@ class Reader:
         grey = grey and self.grey_suit is not None
         says = [(self.grey_suit, "SHDC", self.settings.grey_suit_rule)] if grey else []
         if not grey or self.settings.grey_then_black:
-            says.append((self.suit, "SC", self.settings.suit_rule))
+            says += [(self.suit, "SC", self.settings.suit_rule), (self.suit_up, "SC", self.settings.suit_rule)]
         return [say for say in says if say[0] is not None]
 
     def read(self, image, zoom: bool = True) -> Reading:
@@ -274,7 +277,8 @@ class Reader:
 
 def load_suit_reader(folder: Path, settings: Settings, threads: int = 2, name: str = "suit") -> IndexClassifier | None:
     """A weights folder's suit reader (``suit.onnx``; ``name`` "suit4": the grey-photo one,
-    ``suit4.onnx``); None where it has none or its settings turn it off."""
+    ``suit4.onnx``; "suit_up": a second black suit reader, asked after the first, e.g. one of
+    upright crops); None where it has none or its settings turn it off."""
     path = folder / f"{name}.onnx"
     on = settings.grey_suit_reader if name == "suit4" else settings.suit_reader
     return IndexClassifier(path, threads=threads) if on and path.exists() else None

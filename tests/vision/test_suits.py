@@ -278,3 +278,17 @@ def test_a_weights_folder_with_an_upright_suit_reader_and_no_way_up_reader_is_re
         Reader(tmp_path)
     shutil.copy(DEFAULT_WEIGHTS / "way_up.onnx", tmp_path / "way_up.onnx")
     assert Reader(tmp_path).suit.upright
+
+
+def test_a_second_black_suit_reader_has_its_say_after_the_first_and_not_in_grey_photos(tmp_path):
+    from models import suit
+    from vision.reader import DEFAULT_WEIGHTS, Reader
+
+    for name in ("detector.onnx", "classifier.onnx", "suit.onnx", "suit4.onnx", "way_up.onnx"):
+        shutil.copy(DEFAULT_WEIGHTS / name, tmp_path / name)
+    suit.export_onnx(suit.build_model(), tmp_path / "suit_up.onnx", upright=True)
+    reader = Reader(tmp_path)
+    assert [(net, suits) for net, suits, _ in reader.suit_says()] == [(reader.suit, "SC"), (reader.suit_up, "SC")]
+    assert reader.suit_up.upright and not reader.suit.upright
+    assert [suits for _, suits, _ in reader.suit_says(grey=True)] == ["SHDC"]
+    assert Reader(DEFAULT_WEIGHTS).suit_up is None or (DEFAULT_WEIGHTS / "suit_up.onnx").exists()
