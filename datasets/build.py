@@ -26,7 +26,7 @@ import numpy as np
 
 from datasets.backgrounds import Backgrounds
 from datasets.decks import available_decks, load_deck, procedural_deck
-from datasets.scenes import KINDS, Scene, make_scene, unknown_kinds
+from datasets.scenes import KINDS, Scene, make_scene, quad_way_up, unknown_kinds
 from engine.cards import CODES
 from vision.crops import CROP, crop_square
 from vision.evaluate import iou
@@ -60,14 +60,19 @@ def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str,
 
 
 def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
-           per_scene_negatives: int = 3) -> tuple[list, list]:
+           per_scene_negatives: int = 3) -> tuple[list, list, list]:
+    """The scene's index crops (each index twice, boxed a little off as a detector would box
+    it; a joker's corner marks as "no index") and a few "no index" crops of what lies between;
+    their classes; and the way each index's top faces in its crop (``scenes.quad_way_up``;
+    0 for the crops between), for an upright suit reader (``models/suit.py --upright``)."""
     image = scene.image
-    xs, ys = [], []
+    xs, ys, ups = [], [], []
     boxes = []
     for label in scene.labels + scene.jokers:  # a joker's corner marks: "no index"
         x1, y1, x2, y2 = label.box
         w, h = x2 - x1, y2 - y1
         boxes.append(label.box)
+        up = quad_way_up(label.quad)
         for _ in range(2):  # as a detector would box it: a little off
             jx, jy = rng.normal(0, 0.07, 2) * (w, h)
             k = rng.uniform(0.9, 1.12)
@@ -75,6 +80,7 @@ def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
             box = (cx - w * k / 2, cy - h * k / 2, cx + w * k / 2, cy + h * k / 2)
             xs.append(crop_square(image, box, crop))
             ys.append(CLASS_ID.get(label.card, NONE_CLASS))
+            ups.append(up)
     size = image.shape[0]
     sides = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [size * 0.05]
     for _ in range(per_scene_negatives):
@@ -85,7 +91,8 @@ def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
             continue
         xs.append(crop_square(image, box, crop))
         ys.append(NONE_CLASS)
-    return xs, ys
+        ups.append(0.0)
+    return xs, ys, ups
 
 
 def yolo_lines(scene: Scene) -> list[str]:
@@ -105,6 +112,7 @@ def _task(args: tuple) -> tuple[int, int]:
     labels = Path(out) / "labels" / split
     xs: list = []
     ys: list = []
+    ups: list = []
     n_labels = 0
     kinds = _STATE.get("kinds")
     for i in range(start, stop):
@@ -120,12 +128,13 @@ def _task(args: tuple) -> tuple[int, int]:
         (labels / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
         n_labels += len(lines)
         if crops:
-            cx, cy = _crops(rng, scene, crop)
+            cx, cy, cu = _crops(rng, scene, crop)
             xs += cx
             ys += cy
+            ups += cu
     if crops and xs:
         np.savez_compressed(Path(out) / "crops" / f"{split}-{shard_id:04d}.npz", x=np.stack(xs),
-                            y=np.array(ys, np.int16))
+                            y=np.array(ys, np.int16), up=np.array(ups, np.float32))
     return stop - start, n_labels
 
 

@@ -77,10 +77,11 @@ def _write_resized(shard: Path, dest: Path, side: int) -> None:
 
     with np.load(shard) as d:
         x, y = d["x"], d["y"]
+        more = {"up": d["up"]} if "up" in d else {}  # the way each index faces: resizing keeps it
     small = np.stack([cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA) for img in x])
     tmp = dest.with_name(f".{dest.name}")
     with open(tmp, "wb") as f:
-        np.savez_compressed(f, x=small, y=y)
+        np.savez_compressed(f, x=small, y=y, **more)
     tmp.replace(dest)
 
 

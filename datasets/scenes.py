@@ -46,6 +46,17 @@ class IndexLabel:
     visible: float
 
 
+def quad_way_up(quad: np.ndarray) -> float:
+    """Which way the top of an index faces in the photo, from its quad (corners in the index's
+    reading order: top-left, top-right, bottom-right, bottom-left): degrees anticlockwise from
+    the image's up, in [0, 360) (0 upright, 90 its top to the left), as
+    ``datasets.index_crops.way_up_degrees`` gives it for its crops. An axis-aligned crop of the
+    index (``vision.crops.crop_square``) faces the same way."""
+    q = np.asarray(quad, np.float64)
+    vx, vy = (q[0] + q[1]) / 2 - (q[2] + q[3]) / 2
+    return float(np.degrees(np.arctan2(-vx, -vy)) % 360)
+
+
 @dataclass
 class Scene:
     image: np.ndarray  # BGR uint8

@@ -74,7 +74,7 @@ def test_a_jokers_corner_marks_become_no_index_crops():
     deck = procedural_deck(3, height=200)
     scene = make_scene(np.random.default_rng([4, 1]), [deck], Backgrounds(), 320, "single", clean=True,
                        jokers=1.0, joker_rng=np.random.default_rng(0))
-    xs, ys = _crops(np.random.default_rng(0), scene, 24, per_scene_negatives=0)
+    xs, ys, _ = _crops(np.random.default_rng(0), scene, 24, per_scene_negatives=0)
     assert len(xs) == 2 * len(scene.jokers) and set(ys) == {NO_INDEX}
 
 

@@ -55,3 +55,13 @@ def test_with_a_side_the_shards_of_another_side_are_written_resized(tmp_path):
     assert x.shape == (5, 32, 32, 3) and sorted(y.tolist()) == [5, 5, 5, 7, 7]
     assert (x[y == 7] == 7).all()  # a flat crop stays flat when resized
     assert not list(out.glob(".*"))  # no temporary file left
+
+
+def test_a_resized_shard_keeps_the_way_its_indices_face(tmp_path):
+    src = tmp_path / "b" / "crops" / "train-0000.npz"
+    src.parent.mkdir(parents=True)
+    np.savez(src, x=np.full((2, 48, 48, 3), 9, np.uint8), y=np.full(2, 9, np.int16), up=np.float32([0, 90]))
+    out = tmp_path / "mix" / "crops"
+    link_crops([src.parent], out, side=32)
+    x, y, up = load_crops(out, "train", way_up=True)
+    assert x.shape == (2, 32, 32, 3) and y.tolist() == [9, 9] and up.tolist() == [0.0, 90.0]

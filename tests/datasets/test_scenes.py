@@ -170,3 +170,36 @@ def test_backlit_is_drawn_from_its_own_stream_and_only_for_cards_held_up(deck):
     table = [make_scene(np.random.default_rng([7, 2]), [deck], Backgrounds(), 320, "spread", **kw).image
              for kw in ({}, {"backlit": 1.0, "light_rng": np.random.default_rng(3)})]
     assert np.array_equal(*table)  # cards on a table lie in the room's light
+
+
+def test_quad_way_up_is_the_way_the_indexs_top_faces():
+    from datasets.scenes import quad_way_up
+
+    upright = np.array([[0, 0], [10, 0], [10, 16], [0, 16]], float)  # top-left, top-right, ...
+    assert quad_way_up(upright) == pytest.approx(0.0)
+    assert quad_way_up(upright[[2, 3, 0, 1]]) == pytest.approx(180.0)  # the card's other corner
+    left = np.array([[0, 10], [0, 0], [16, 0], [16, 10]], float)  # its top to the left
+    assert quad_way_up(left) == pytest.approx(90.0)
+    assert quad_way_up(left[[2, 3, 0, 1]]) == pytest.approx(270.0)
+
+
+def test_scene_crops_record_the_way_their_index_faces_as_the_way_up_reader_reads_it():
+    from datasets.build import _crops
+    from vision.onnx import WayUpReader
+    from vision.reader import DEFAULT_WEIGHTS
+
+    deck = procedural_deck(5, height=200)
+    rng = np.random.default_rng(11)
+    xs, ys, ups = [], [], []
+    for i in range(6):
+        scene = make_scene(np.random.default_rng([7, i]), [deck], Backgrounds(), 480, "single", clean=True)
+        x, y, up = _crops(rng, scene, 32, per_scene_negatives=1)
+        xs += x
+        ys += y
+        ups += up
+    ys, ups = np.array(ys), np.array(ups)
+    index = ys < 52
+    assert index.sum() >= 12 and np.all(ups[~index] == 0.0)  # the crops between: 0
+    read = WayUpReader(DEFAULT_WEIGHTS / "way_up.onnx").degrees(np.stack(xs)[index])
+    err = np.abs((read - ups[index] + 180) % 360 - 180)
+    assert np.median(err) < 10 and (err < 45).mean() >= 0.9

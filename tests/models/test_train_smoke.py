@@ -22,6 +22,14 @@ def tiny_data(tmp_path_factory):
     return out
 
 
+def test_the_crops_say_which_way_their_indices_face(tiny_data):
+    from models.classifier import load_crops
+
+    x, y, up = load_crops(tiny_data / "crops", "train", way_up=True)
+    assert len(up) == len(y) == len(x) and np.all((up >= 0) & (up < 360))
+    assert (up[y < 52] != 0).any()  # cards lie every way in the photos
+
+
 @pytest.fixture
 def no_network(monkeypatch):
     """Any attempt to open a network connection fails the test."""
