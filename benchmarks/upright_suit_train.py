@@ -4,10 +4,10 @@ way they face (``python -m datasets.index_crops ... --suits SC --side 48``), eac
 upright first and then turned only a little (no quarter turns); then the black indices of every
 deck with the camera look (as ``upright_suit_probe.py``) are read by the shipped reader as it
 reads them and by the candidate on the same crops turned upright, by the true way up and by the
-way-up reader's, at one turn. The candidate is written to ``--out`` (not shipped: the reader
-does not turn crops upright). With ``--control``, the same run on the crops as they are, with
-the usual turns, read as the shipped reader reads: how much of the gain is only more training.
-Synthetic data only.
+way-up reader's, at one turn. The candidate is written to ``--out`` (``models.suit.train``
+with ``upright``; the reader reads such a file upright, ``Reader.suit_probs``). With
+``--control``, the same run on the crops as they are, with the usual turns, read as the
+shipped reader reads: how much of the gain is only more training. Synthetic data only.
 
     python benchmarks/upright_suit_train.py --data data/suit-up-camera --out runs/suit-up \\
         --minutes 15 --procedural 200-319 [--json OUT]

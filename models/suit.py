@@ -92,12 +92,12 @@ def load(folders: list[Path], split: str, suits: str = "SC", upright: bool = Fal
 
     xs, ys, counts = [], [], []
     for folder in folders:
-        if upright:
+        if upright:  # only the crops kept are turned
             x, y, up = load_crops(folder, split, way_up=True)
-            x = turn_upright(x, up)
+            kept, y = suit_only(np.arange(len(y)), y, suits)
+            x = turn_upright(x[kept], up[kept])
         else:
-            x, y = load_crops(folder, split)
-        x, y = suit_only(x, y, suits)
+            x, y = suit_only(*load_crops(folder, split), suits)
         if x.shape[1] != SIDE:
             raise ValueError(f"{folder}: crops are {x.shape[1]} px; the suit reader reads {SIDE}-px crops")
         xs.append(x)

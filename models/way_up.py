@@ -42,22 +42,15 @@ def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, list[
     """Crops of ``split`` with the way their index faces (degrees), from every folder; the
     crops of "no index" (a joker's corner) dropped; also how many came from each folder."""
     from datasets.index_crops import NO_INDEX
+    from models.classifier import load_crops
 
     xs, ups, counts = [], [], []
     for folder in folders:
-        files = sorted(Path(folder).glob(f"{split}-*.npz"))
-        if not files:
-            raise FileNotFoundError(f"no {split} crops in {folder}")
-        counts.append(0)
-        for f in files:
-            d = np.load(f)
-            if "up" not in d:
-                raise ValueError(f"{f} does not say which way its indices face: write it with "
-                                 "`python -m datasets.index_crops` (session 23 or later)")
-            keep = d["y"] != NO_INDEX
-            xs.append(d["x"][keep])
-            ups.append(d["up"][keep])
-            counts[-1] += int(keep.sum())
+        x, y, up = load_crops(folder, split, way_up=True)
+        keep = y != NO_INDEX
+        xs.append(x[keep])
+        ups.append(up[keep])
+        counts.append(int(keep.sum()))
     x = np.concatenate(xs)
     if x.shape[1] != SIDE:
         raise ValueError(f"crops are {x.shape[1]} px; the way-up reader reads {SIDE}-px crops")

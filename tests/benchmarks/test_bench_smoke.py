@@ -407,20 +407,13 @@ def test_upright_suit_probe_cuts_one_view_at_each_side():
 
 
 def test_upright_suit_train_goes_on_from_the_shipped_reader_on_upright_crops(tmp_path):
-    import numpy as np
     import torch
 
-    from engine.cards import CODES
-    from tests.models.test_way_up import tee
+    from tests.models.test_suit import turned_shards
     from vision.onnx import IndexClassifier
 
     module = script("upright_suit_train")
-    (tmp_path / "crops").mkdir()
-    for split, n in (("train", 32), ("val", 8)):
-        up = np.linspace(0, 350, n).astype(np.float32)
-        x = np.stack([tee(48, float(a)) for a in up])
-        y = np.array([CODES.index(c) for c in ("7S", "7C", "7H", "7D")] * (n // 4), np.int16)
-        np.savez_compressed(tmp_path / "crops" / f"{split}-0000.npz", x=x, y=y, up=up)
+    turned_shards(tmp_path / "crops")
     onnx = module.train(tmp_path / "crops", tmp_path / "out", 0.05, ROOT / "models" / "weights" / "suit.pt",
                         batch=8, log=lambda *_: None)
     assert onnx.exists() and IndexClassifier(onnx).upright

@@ -147,7 +147,7 @@ def test_a_tiny_grey_photo_run_writes_suit4_and_refuses_to_resume_a_black_reader
                    **quiet)
 
 
-def _turned_shards(folder, with_up=True):
+def turned_shards(folder, with_up=True):
     """Black and red 7s as T's (a spade's bar across the top, a club's down the middle: only
     upright do they differ by where the bar is), each turned some way, that way recorded."""
     from tests.models.test_way_up import tee
@@ -163,13 +163,13 @@ def _turned_shards(folder, with_up=True):
 def test_upright_crops_are_turned_back_by_their_recorded_way_and_refused_without_it(tmp_path):
     from tests.models.test_way_up import bar_above_ink
 
-    _turned_shards(tmp_path / "crops")
+    turned_shards(tmp_path / "crops")
     x, y, counts = suit.load([tmp_path / "crops"], "train", upright=True)
     assert counts == [16] and set(y.tolist()) == {0, 1}  # the black ones only: spade 0, club 1
     assert all(bar_above_ink(c) for c in x)
     as_drawn, _, _ = suit.load([tmp_path / "crops"], "train")
     assert not all(bar_above_ink(c) for c in as_drawn)
-    _turned_shards(tmp_path / "old", with_up=False)
+    turned_shards(tmp_path / "old", with_up=False)
     with pytest.raises(ValueError, match="which way"):
         suit.load([tmp_path / "old"], "train", upright=True)
 
@@ -179,7 +179,7 @@ def test_an_upright_run_says_so_in_its_weights_metrics_and_onnx_and_export_keeps
 
     from vision.onnx import IndexClassifier
 
-    _turned_shards(tmp_path / "crops")
+    turned_shards(tmp_path / "crops")
     metrics = suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, upright=True,
                          log=lambda *_: None)
     assert metrics["upright"] and metrics["history"][0]["upright"]
