@@ -72,15 +72,15 @@ def suit_wrong(read: np.ndarray, y: np.ndarray) -> float:
 def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray, says=(),
               suit_crops: dict | None = None, suit_probs=None) -> dict:
     """The deck's figures as the reader reads its crops: the classifier at four turns, then
-    the say of each suit reader in ``says`` (``Reader.suit_says``: network, suits, rule) on the
+    the say of each suit reader in ``says`` (``Reader.suit_says``: network, suits, rule, weight) on the
     indices read as cards of its suits (``suit_crops``: side -> the same indices cut at it),
     as ``suit_probs(net, its crops, the classifier's crops)`` reads them (``Reader.suit_probs``:
     an upright suit reader's crops turned upright first; by default at four turns)."""
     probs = classifier(crops, turns=4)
     suit_probs = suit_probs or (lambda net, x, small: net(x, turns=4))
-    for net, suits, rule in says:
+    for net, suits, rule, weight in says:
         probs = apply_suit_reader(probs, lambda mask, net=net: suit_probs(net, suit_crops[net.size][mask], crops[mask]),
-                                  rule, suits)
+                                  rule, suits, weight)
     read = probs.argmax(1)
     return scores(read, y) | {"suit_wrong": suit_wrong(read, y)}
 
@@ -108,7 +108,7 @@ def main() -> None:
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     readers = {k: Reader(f) for k, f in folders.items()}
     says = {k: r.suit_says(args.grey) for k, r in readers.items()}
-    sides = {r.classifier.size for r in readers.values()} | {net.size for s in says.values() for net, _, _ in s}
+    sides = {r.classifier.size for r in readers.values()} | {say.net.size for s in says.values() for say in s}
     rows = {}
     for name in names:
         deck = load_deck(name)

@@ -18,6 +18,7 @@ import json
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -91,6 +92,9 @@ class Settings:
     # suit of indices the classifier reads as a spade or a club. False: not asked even when there.
     suit_reader: bool = True
     suit_rule: str = "product"  # how its say and the classifier's are weighed (vision.suits.with_suit)
+    # With "product", how much the classifier's own split of spade and club counts (its odds
+    # raised to this power; 1 as much as the suit reader's, 0 not at all: "replace").
+    suit_weight: float = 1.0
     # The grey-photo suit reader (``suit4.onnx``, models/suit.py, suits "SHDC"): in a photo with
     # no colour (vision.image.is_grey) it gives the suit of every index read as a card, in place
     # of the black suit reader. False: not asked even when there.
@@ -158,6 +162,15 @@ class Settings:
         return cls()
 
 
+class SuitSay(NamedTuple):
+    """A suit reader that has its say on a photo's indices (``vision.suits.apply_suit_reader``)."""
+
+    net: IndexClassifier | None
+    suits: str  # the suits it tells apart: "SC", or "SHDC" for the grey-photo one
+    rule: str  # how its say and the classifier's are weighed
+    weight: float = 1.0  # with "product", how much the classifier's split counts
+
+
 @dataclass
 class IndexRead:
     box: tuple[float, float, float, float]
@@ -213,9 +226,10 @@ class Reader:
         probs = self.classifier(crops, turns=self.settings.cls_turns)
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
-        for net, suits, rule in self.suit_says(grey):
+        for net, suits, rule, weight in self.suit_says(grey):
             probs = apply_suit_reader(probs, lambda mask, net=net: self.suit_probs(
-                net, np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]), crops[mask]), rule, suits)
+                net, np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]), crops[mask]),
+                rule, suits, weight)
         reads = (index_read(tuple(float(v) for v in box), score, p, self.settings, patch)
                  for box, score, p, patch in zip(boxes, scores, probs, patches, strict=True))
         reads = [r for r in reads if r is not None]
@@ -251,16 +265,16 @@ class Reader:
             reads[i] = replace(reads[i], up=up)
         return reads
 
-    def suit_says(self, grey: bool = False) -> list[tuple[IndexClassifier, str, str]]:
-        """The suit readers that have their say on a photo's indices, in order: (network, the
-        suits it tells apart, the rule its say is weighed by). ``grey``: a photo with no colour,
-        read by the grey-photo suit reader where this folder has one (and then by the black one
-        only with ``grey_then_black``)."""
+    def suit_says(self, grey: bool = False) -> list[SuitSay]:
+        """The suit readers that have their say on a photo's indices, in order. ``grey``: a
+        photo with no colour, read by the grey-photo suit reader where this folder has one (and
+        then by the black one only with ``grey_then_black``)."""
+        s = self.settings
         grey = grey and self.grey_suit is not None
-        says = [(self.grey_suit, "SHDC", self.settings.grey_suit_rule)] if grey else []
-        if not grey or self.settings.grey_then_black:
-            says += [(self.suit, "SC", self.settings.suit_rule), (self.suit_up, "SC", self.settings.suit_rule)]
-        return [say for say in says if say[0] is not None]
+        says = [SuitSay(self.grey_suit, "SHDC", s.grey_suit_rule)] if grey else []
+        if not grey or s.grey_then_black:
+            says += [SuitSay(net, "SC", s.suit_rule, s.suit_weight) for net in (self.suit, self.suit_up)]
+        return [say for say in says if say.net is not None]
 
     def read(self, image, zoom: bool = True) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.

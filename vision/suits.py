@@ -37,7 +37,8 @@ def read_as(probs: np.ndarray, suits: str) -> np.ndarray:
 RULES = ("product", "replace")
 
 
-def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product", suits: str = "SC") -> np.ndarray:
+def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product", suits: str = "SC",
+              weight: float = 1.0) -> np.ndarray:
     """The classifier's probabilities (N, 53) with each rank's mass over ``suits`` (by default
     its spade and its club together) shared anew among them by the suit reader's (N, k)
     probabilities of those suits, in that order; other suits and "no index" unchanged, so each
@@ -46,6 +47,8 @@ def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product", suits:
     ``rule`` "replace": shared as the suit reader says alone. "product": as both say, the two
     readers' odds multiplied (each reader's split taken as independent evidence with even
     priors): where the classifier is sure, an unsure suit reader does not overrule it.
+    ``weight``: with "product", how much the classifier's split counts (its odds raised to this
+    power): 1 as much as the suit reader's, 0 not at all ("replace").
     """
     if rule not in RULES:
         raise ValueError(f"unknown suit rule {rule!r}: one of {', '.join(RULES)}")
@@ -59,21 +62,22 @@ def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product", suits:
     if rule == "replace":
         share = np.broadcast_to(reader, each.shape)
     else:
-        both = each * reader
+        both = (each if weight == 1 else np.power(each, weight, dtype=np.float32)) * reader
         total = both.sum(1, keepdims=True)
         share = np.divide(both, total, out=np.broadcast_to(reader, each.shape).copy(), where=total > 0)
     p[:, cols] = mass * share
     return p
 
 
-def apply_suit_reader(probs: np.ndarray, suit_probs_of, rule: str = "product", suits: str = "SC") -> np.ndarray:
+def apply_suit_reader(probs: np.ndarray, suit_probs_of, rule: str = "product", suits: str = "SC",
+                      weight: float = 1.0) -> np.ndarray:
     """``probs`` (N, 53) with the suit reader's say on the rows read as cards of ``suits`` (the
     black suit reader's: spades and clubs; the grey-photo one's, "SHDC": every card).
     ``suit_probs_of(mask)`` gives the suit reader's (M, k) probabilities for the M rows of
-    ``mask`` (so that only those crops are cut and read)."""
+    ``mask`` (so that only those crops are cut and read); ``weight``: :func:`with_suit`'s."""
     mask = read_as(probs, suits)
     if not mask.any():
         return probs
     out = np.array(probs, copy=True)
-    out[mask] = with_suit(probs[mask], suit_probs_of(mask), rule, suits)
+    out[mask] = with_suit(probs[mask], suit_probs_of(mask), rule, suits, weight)
     return out

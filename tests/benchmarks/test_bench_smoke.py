@@ -211,6 +211,7 @@ def test_webcam_reads_grey_cuts_every_index_in_black_and_white_and_asks_the_grey
 
     from engine.cards import CODES
     from tests.datasets.test_index_crops import bar_deck
+    from vision.reader import SuitSay
 
     module = script("webcam_reads")
     x, y = module.deck_crops(bar_deck(), 16, seed=1, per_card=1, grey=True)
@@ -237,7 +238,7 @@ def test_webcam_reads_grey_cuts_every_index_in_black_and_white_and_asks_the_grey
             return q
 
     asked = y
-    fixed = module.read_deck(classifier, x, y, [(GreySuit(), "SHDC", "product")], {16: x})
+    fixed = module.read_deck(classifier, x, y, [SuitSay(GreySuit(), "SHDC", "product")], {16: x})
     assert fixed["right"] == 1.0 and fixed["suit_wrong"] == 0.0
 
 
@@ -423,3 +424,66 @@ def test_upright_suit_train_goes_on_from_the_shipped_reader_on_upright_crops(tmp
     control = module.train(tmp_path / "crops", tmp_path / "ctl", 0.05, ROOT / "models" / "weights" / "suit.pt",
                            batch=8, log=lambda *_: None, turn=False)
     assert not IndexClassifier(control).upright
+
+
+def test_settings_sweep_asks_each_network_once_per_input():
+    import numpy as np
+
+    module = script("settings_sweep")
+
+    class Net:
+        size = 32
+
+        def __init__(self):
+            self.calls = 0
+
+        def __call__(self, x, turns=1):
+            self.calls += 1
+            return x.sum() * turns
+
+        def degrees(self, x):
+            self.calls += 1
+            return -int(x.sum())
+
+    net = Net()
+    kept = module.Remembered(net)
+    a, b = np.ones((2, 3), np.uint8), np.zeros((2, 3), np.uint8)
+    assert kept(a, turns=4) == 24 and kept(a, turns=4) == 24 and net.calls == 1
+    assert kept(a, turns=1) == 6 and kept(b, turns=4) == 0 and net.calls == 3  # another input or keyword: asked
+    assert kept.degrees(a) == -6 and kept.degrees(a) == -6 and net.calls == 4  # methods kept apart from calls
+    assert kept.size == 32 and (kept.asked, kept.answered) == (6, 2)
+
+
+def test_settings_sweep_reads_the_photos_at_each_value_of_one_setting(tmp_path):
+    import argparse
+
+    import cv2
+    import numpy as np
+
+    from vision.evaluate import Truth
+    from vision.reader import Settings
+    from vision.types import CardRead, Reading
+
+    module = script("settings_sweep")
+    assert module.parse_set("suit_weight=1,0.5") == ("suit_weight", [1.0, 0.5])
+    assert module.parse_set("one_deck=on,off") == ("one_deck", [True, False])
+    assert module.parse_set("det_conf=0.2") == ("det_conf", [0.2])
+    for bad in ("no_such=1", "suit_weight", "suit_weight="):
+        with pytest.raises(argparse.ArgumentTypeError, match="NAME=V1"):
+            module.parse_set(bad)
+
+    class Reader:  # reads QS always, and TS (not there) when its weight is under 1
+        settings = Settings()
+
+        def read(self, image):
+            cards = [CardRead("QS", 0.9, ((0, 0, 4, 4),), False)]
+            if self.settings.suit_weight < 1:
+                cards.append(CardRead("TS", 0.8, ((9, 9, 12, 12),), False))
+            return Reading(tuple(cards), 1.0, 16, 16, ())
+
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((16, 16, 3), np.uint8))
+    truths = [Truth(tmp_path / "a.png", "val", [("QS", (0, 0, 4, 4)), ("2H", (5, 5, 8, 8))])]
+    reader = Reader()
+    rows = module.sweep(reader, "suit_weight", [1.0, 0.5], truths)
+    assert [(r["suit_weight"], r["cards_missed"], r["cards_wrong"]) for r in rows] == [(1.0, 1, 0), (0.5, 1, 1)]
+    assert reader.settings == Settings()  # left as it was

@@ -32,6 +32,21 @@ def test_replace_takes_the_black_suit_from_the_suit_reader_and_the_rank_from_the
     assert CODES[int(out.argmax())] == "8C"
 
 
+def test_a_weight_tempers_the_classifiers_odds_in_the_product():
+    p = np.stack([probs(**{"JS": 0.9, "JC": 0.1, "3S": 0.1 - 1e-9})])
+    say = np.array([[0.2, 0.8]], np.float32)
+    # J: the classifier 9:1 for a spade, at half its say 3:1; the suit reader 1:4: 3:4
+    half = with_suit(p, say, "product", weight=0.5)[0]
+    assert half[CODES.index("JS")] == pytest.approx(1.0 * 3 / 7, rel=1e-5)
+    assert half[CODES.index("JC")] == pytest.approx(1.0 * 4 / 7, rel=1e-5)
+    # 3: no club mass at any weight above 0
+    assert half[CODES.index("3C")] == 0
+    assert np.allclose(with_suit(p, say, "product", weight=1.0), with_suit(p, say, "product"))
+    # at no weight the classifier's split does not count: as "replace" for the ranks it has both of
+    none = with_suit(p, say, "product", weight=0.0)[0]
+    assert none[CODES.index("JC")] == pytest.approx(0.8) and none[CODES.index("JS")] == pytest.approx(0.2)
+
+
 def test_red_cards_and_no_index_are_left_as_they_are():
     p = np.stack([probs(**{"5H": 0.5, "5S": 0.3, "5C": 0.1, "none": 0.1})])
     out = with_suit(p, np.array([[0.0, 1.0]], np.float32), "replace")[0]
@@ -288,8 +303,8 @@ def test_a_second_black_suit_reader_has_its_say_after_the_first_and_not_in_grey_
         shutil.copy(DEFAULT_WEIGHTS / name, tmp_path / name)
     suit.export_onnx(suit.build_model(), tmp_path / "suit_up.onnx", upright=True)
     reader = Reader(tmp_path)
-    assert [(net, suits) for net, suits, _ in reader.suit_says()] == [(reader.suit, "SC"), (reader.suit_up, "SC")]
+    assert [(say.net, say.suits) for say in reader.suit_says()] == [(reader.suit, "SC"), (reader.suit_up, "SC")]
     assert reader.suit_up.upright
-    assert [suits for _, suits, _ in reader.suit_says(grey=True)] == ["SHDC"]
+    assert [say.suits for say in reader.suit_says(grey=True)] == ["SHDC"]
     shipped = Reader(DEFAULT_WEIGHTS)  # one black suit reader, upright (session 24)
     assert shipped.suit_up is None and shipped.suit.upright

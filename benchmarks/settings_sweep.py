@@ -1,0 +1,135 @@
+"""One weights folder read with several values of one reader setting on the same synthetic
+validation photos (never on ../shared/real-dev): cards missed and read wrong, precision and
+recall at each value, as ``compare_weights.py`` counts them.
+
+Each network (detector, classifier, suit readers, way-up reader) is asked once per distinct
+input and its answer kept, so values that change only what is done with the answers (e.g.
+``suit_weight``, ``suit_rule``, ``far_apart``) cost about one read of the photos in all.
+
+    python benchmarks/settings_sweep.py --weights models/weights --data data/synth2 \\
+        --data data/synth4 --photos 800 --set suit_weight=1,0.5,0.25,0 [--grey] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from dataclasses import fields, replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.compare_weights import grey_photo  # noqa: E402
+from vision.evaluate import evaluate_truths, synthetic_validation  # noqa: E402
+from vision.reader import Reader, Settings  # noqa: E402
+
+
+def _key(value) -> object:
+    if isinstance(value, np.ndarray):
+        return (value.shape, str(value.dtype), hashlib.blake2b(np.ascontiguousarray(value).tobytes(),
+                                                               digest_size=16).digest())
+    if isinstance(value, (list, tuple)):
+        return tuple(_key(v) for v in value)
+    return value
+
+
+class Remembered:
+    """A network whose calls (``__call__`` and its other methods) are answered once per
+    distinct input and remembered; its other attributes are the network's."""
+
+    def __init__(self, net) -> None:
+        self._net = net
+        self._memo: dict = {}
+        self.asked = self.answered = 0
+
+    def _method(self, name: str):
+        method = getattr(self._net, name)
+
+        def call(*args, **kwargs):
+            key = (name, _key(args), tuple(sorted((k, _key(v)) for k, v in kwargs.items())))
+            self.asked += 1
+            if key not in self._memo:
+                self._memo[key] = method(*args, **kwargs)
+            else:
+                self.answered += 1
+            return self._memo[key]
+
+        return call
+
+    def __call__(self, *args, **kwargs):
+        return self._method("__call__")(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        attr = getattr(self._net, name)
+        return self._method(name) if callable(attr) and not isinstance(attr, type) else attr
+
+
+NETS = ("detector", "classifier", "suit", "suit_up", "grey_suit", "way_up")
+
+
+def remembering(reader: Reader) -> Reader:
+    for name in NETS:
+        net = getattr(reader, name)
+        if net is not None:
+            setattr(reader, name, Remembered(net))
+    return reader
+
+
+def parse_set(text: str) -> tuple[str, list]:
+    """"name=v1,v2,..." -> the setting's name and its values, typed as the setting is."""
+    name, _, values = text.partition("=")
+    types = {f.name: type(getattr(Settings(), f.name)) for f in fields(Settings)}
+    if name not in types or not values:
+        raise argparse.ArgumentTypeError(f"--set wants NAME=V1,V2,... with NAME a reader setting, not {text!r}")
+    kind = types[name]
+    if kind is bool:
+        return name, [v.lower() in ("1", "true", "on") for v in values.split(",")]
+    return name, [kind(v) for v in values.split(",")]
+
+
+def sweep(reader: Reader, name: str, values: list, truths: list, grey: bool = False) -> list[dict]:
+    base = reader.settings
+    rows = []
+    for value in values:
+        reader.settings = replace(base, **{name: value})
+        o = evaluate_truths(reader, truths, load=grey_photo if grey else None)["overall"]
+        rows.append({name: value, "precision": o["precision"], "recall": o["recall"],
+                     "cards_true": o["cards_true"], "cards_missed": o["cards_true"] - o["cards_right"],
+                     "cards_wrong": o["cards_read"] - o["cards_right"], "exact_hand_rate": o["exact_hand_rate"]})
+    reader.settings = base
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
+    parser.add_argument("--data", required=True, type=Path, action="append")
+    parser.add_argument("--photos", type=int, default=300, help="validation photos per data set (default 300)")
+    parser.add_argument("--set", required=True, type=parse_set, dest="setting", metavar="NAME=V1,V2,...")
+    parser.add_argument("--grey", action="store_true", help="the photos made black and white")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    name, values = args.setting
+    figures = {}
+    print(f"weights {args.weights}; {name} at {values}{'; black and white' if args.grey else ''}")
+    print(f"| data | {name} | precision | recall | cards missed / wrong (of) |")
+    print("|---|---|---|---|---|")
+    for data in args.data:
+        reader = remembering(Reader(args.weights))
+        rows = sweep(reader, name, values, synthetic_validation(data, args.photos), args.grey)
+        figures[str(data)] = rows
+        for r in rows:
+            print(f"| {data} | {r[name]} | {r['precision']:.4f} | {r['recall']:.4f} | "
+                  f"{r['cards_missed']} / {r['cards_wrong']} ({r['cards_true']}) |", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"weights": str(args.weights), "setting": name, "values": values,
+                                         "photos": args.photos, "grey": args.grey, "figures": figures}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
