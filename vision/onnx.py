@@ -152,8 +152,9 @@ class WayUpReader:
         side = self.session.get_inputs()[0].shape[-1]
         self.size = side if isinstance(side, int) else CROP
 
-    def _cos_sin(self, patches: np.ndarray) -> np.ndarray:
-        """The network's (N, 2) output: (cos, sin) of the angle anticlockwise from the crop's up."""
+    def cos_sin(self, patches: np.ndarray) -> np.ndarray:
+        """The network's (N, 2) output: (cos, sin) of the angle anticlockwise from the crop's up
+        (:meth:`vectors` and :meth:`angles` turn it into what the reader uses)."""
         patches = np.asarray(patches)
         if len(patches) == 0:
             return np.zeros((0, 2), np.float32)
@@ -161,17 +162,28 @@ class WayUpReader:
             patches = to_grey(patches)
         if patches.shape[1] != self.size:
             patches = np.stack([cv2.resize(p, (self.size, self.size), interpolation=cv2.INTER_AREA) for p in patches])
-        return self.session.run(None, {self.input: normalise(patches)})[0]
+        return self.session.run(None, {self.input: normalise(patches)})[0].reshape(-1, 2)
 
-    def __call__(self, patches: np.ndarray) -> np.ndarray:
-        cos, sin = self._cos_sin(patches).reshape(-1, 2).T
+    @staticmethod
+    def vectors(cos_sin: np.ndarray) -> np.ndarray:
+        """:meth:`cos_sin`'s output -> the way each index's top faces in the image (unit (x, y))."""
+        cos, sin = np.asarray(cos_sin, np.float32).reshape(-1, 2).T
         # the network's angle is anticlockwise from the crop's up: that way in the image
         v = np.stack([-sin, -cos], 1)
         return (v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+    @staticmethod
+    def angles(cos_sin: np.ndarray) -> np.ndarray:
+        """:meth:`cos_sin`'s output -> degrees anticlockwise from the crop's up, in [-180, 180]."""
+        cos, sin = np.asarray(cos_sin, np.float32).reshape(-1, 2).T
+        return np.degrees(np.arctan2(sin, cos)).astype(np.float32)
+
+    def __call__(self, patches: np.ndarray) -> np.ndarray:
+        """The way each index's top faces in the image, unit (x, y) vectors (N, 2)."""
+        return self.vectors(self.cos_sin(patches))
 
     def degrees(self, patches: np.ndarray) -> np.ndarray:
         """The way each index's top faces, degrees anticlockwise from the crop's up, in
         [-180, 180] (as ``datasets.index_crops`` records it; ``vision.crops.turn_upright``
         turns a crop back by it)."""
-        cos, sin = self._cos_sin(patches).reshape(-1, 2).T
-        return np.degrees(np.arctan2(sin, cos)).astype(np.float32)
+        return self.angles(self.cos_sin(patches))

@@ -226,40 +226,46 @@ class Reader:
         probs = self.classifier(crops, turns=self.settings.cls_turns)
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
+        ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
         for net, suits, rule, weight in self.suit_says(grey):
             probs = apply_suit_reader(probs, lambda mask, net=net: self.suit_probs(
-                net, np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]), crops[mask]),
+                net, np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]), crops[mask],
+                ways.degrees(np.flatnonzero(mask)) if ways is not None and net.upright else None),
                 rule, suits, weight)
-        reads = (index_read(tuple(float(v) for v in box), score, p, self.settings, patch)
-                 for box, score, p, patch in zip(boxes, scores, probs, patches, strict=True))
-        reads = [r for r in reads if r is not None]
+        reads = ((row, index_read(tuple(float(v) for v in box), score, p, self.settings, patch))
+                 for row, (box, score, p, patch) in enumerate(zip(boxes, scores, probs, patches, strict=True)))
+        kept = [(row, r) for row, r in reads if r is not None]
+        rows, reads = [row for row, _ in kept], [r for _, r in kept]
         if self._asks_way_up():
-            reads = self._with_way_up(reads)
+            reads = self._with_way_up(reads, lambda ask: ways.vectors([rows[i] for i in ask]))
         return reads
 
-    def suit_probs(self, net: IndexClassifier, crops: np.ndarray, small: np.ndarray) -> np.ndarray:
+    def suit_probs(self, net: IndexClassifier, crops: np.ndarray, small: np.ndarray,
+                   degrees: np.ndarray | None = None) -> np.ndarray:
         """A suit reader's probabilities for indices cut at its side (``crops``), read at
         ``cls_turns`` turns; or, for a reader of upright crops (``net.upright``), turned upright
-        by the way the way-up reader reads them to face (from ``small``, the classifier's crops
-        of the same indices) and read once, as it learnt them (``models/suit.py --upright``)."""
+        by the way the way-up reader reads them to face (``degrees``, where already asked; else
+        from ``small``, the classifier's crops of the same indices) and read once, as it learnt
+        them (``models/suit.py --upright``)."""
         if not net.upright:
             return net(crops, turns=self.settings.cls_turns)
-        return net(turn_upright(crops, self.way_up.degrees(small)), turns=1)
+        return net(turn_upright(crops, self.way_up.degrees(small) if degrees is None else degrees), turns=1)
 
     def _asks_way_up(self) -> bool:
         return self.way_up is not None and self.settings.way_up_apart > 0
 
-    def _with_way_up(self, reads: list[IndexRead]) -> list[IndexRead]:
+    def _with_way_up(self, reads: list[IndexRead], ups_of=None) -> list[IndexRead]:
         """``reads`` with the way each faces, for those with another of their code between
         ``way_up_apart`` and ``far_apart`` index sizes away: only such pairs are asked which
         way they face (:func:`_one_card`), also when read again, since an index is read again
-        as its twin together with others of its code."""
+        as its twin together with others of its code. ``ups_of(positions in reads)`` gives
+        their ways (default: the way-up reader asked about their patches)."""
         s = self.settings
         ask = [i for i, r in enumerate(reads)
                if any(o is not r and o.card == r.card and s.way_up_apart <= _apart(r, o) <= s.far_apart for o in reads)]
         if not ask:
             return reads
-        ups = self.way_up(np.stack([reads[i].patch for i in ask]))
+        ups = ups_of(ask) if ups_of is not None else self.way_up(np.stack([reads[i].patch for i in ask]))
         reads = list(reads)
         for i, up in zip(ask, ups, strict=True):
             reads[i] = replace(reads[i], up=up)
@@ -287,6 +293,30 @@ class Reader:
         cards = group_indices(indices, self.settings)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+
+
+class WayAnswers:
+    """The way-up reader's answers about one photo's indices (``crops``, the classifier's), each
+    index asked at most once: the upright suit reader and the pairing of indices both ask."""
+
+    def __init__(self, net: WayUpReader, crops: np.ndarray) -> None:
+        self.net, self.crops = net, crops
+        self.known: dict[int, np.ndarray] = {}
+
+    def _cos_sin(self, rows) -> np.ndarray:
+        rows = [int(r) for r in rows]
+        new = [r for r in dict.fromkeys(rows) if r not in self.known]
+        if new:
+            self.known.update(zip(new, self.net.cos_sin(self.crops[new]), strict=True))
+        return np.array([self.known[r] for r in rows], np.float32).reshape(-1, 2)
+
+    def degrees(self, rows) -> np.ndarray:
+        """The indices of ``rows``: degrees anticlockwise from the crop's up (WayUpReader.degrees)."""
+        return WayUpReader.angles(self._cos_sin(rows))
+
+    def vectors(self, rows) -> np.ndarray:
+        """The indices of ``rows``: the way each faces in the image, unit (x, y) (WayUpReader())."""
+        return WayUpReader.vectors(self._cos_sin(rows))
 
 
 def load_suit_reader(folder: Path, settings: Settings, threads: int = 2, name: str = "suit") -> IndexClassifier | None:

@@ -99,3 +99,29 @@ def test_the_shipped_grey_photo_suit_reader_reads_black_and_white_photos(reader)
     close_up = _photo("phone_IMG_date__IMG_20220921_193944")  # a colour photo, made black and white
     grey = cv2.cvtColor(cv2.imread(str(close_up.image)), cv2.COLOR_BGR2GRAY)
     assert set(reader.read(grey).codes()) == close_up.codes
+
+
+def test_the_way_up_reader_is_asked_about_each_index_once(reader, monkeypatch):
+    # The upright suit reader turns black indices by their way up, and the pairing of indices
+    # asks about those with another of their code 3-9 sizes away: one answer serves both.
+    from vision.onnx import WayUpReader
+    from vision.reader import WayAnswers
+
+    table = _photo("webcam_WIN__WIN_20240627_12_09_15")
+    asked = []
+    cos_sin = WayUpReader.cos_sin
+
+    def counting(self, patches):
+        asked.extend(p.tobytes() for p in patches)
+        return cos_sin(self, patches)
+
+    monkeypatch.setattr(WayUpReader, "cos_sin", counting)
+    shared = reader.read(table.image)
+    assert asked and len(asked) == len(set(asked))  # each crop once
+    # the same reading as when each asks on its own
+    monkeypatch.setattr(WayAnswers, "_cos_sin", lambda self, rows: self.net.cos_sin(self.crops[[int(r) for r in rows]]))
+    asked.clear()
+    alone = reader.read(table.image)
+    assert len(asked) > len(set(asked))  # this photo has indices both ask about
+    assert shared.cards == alone.cards
+    assert [(i.card, i.confidence) for i in shared.indices] == [(i.card, i.confidence) for i in alone.indices]
