@@ -17,7 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--val", type=float, default=0.1, help="share kept for validation (default 0.1)")
     parser.add_argument("--procedural", type=int, default=12, help="procedurally drawn decks to add (default 12)")
-    parser.add_argument("--decks", help="comma-separated deck names (default: every fetched deck)")
+    parser.add_argument("--procedural-from", type=int, default=0, metavar="S",
+                        help="the first procedural deck's seed (default 0; e.g. 200: decks no training set has)")
+    parser.add_argument("--decks", help="comma-separated deck names (default: every fetched deck; "
+                                        "none: the procedural decks alone)")
     parser.add_argument("--fetch", action="store_true", help="fetch the deck artwork from the registries first")
     parser.add_argument("--no-crops", action="store_true", help="skip the classifier's index crops")
     parser.add_argument("--val-only", action="store_true",
@@ -63,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError(f"{out} already holds a data set: pick an empty folder")
     if args.fetch:
         fetch_decks(quiet=False)
-    decks = args.decks.split(",") if args.decks else None
+    decks = ([] if args.decks == "none" else args.decks.split(",")) if args.decks else None
+    if not decks and decks is not None and args.procedural < 1:
+        raise GinsightError("--decks none wants procedural decks (--procedural N)")
+    if args.procedural_from < 0:
+        raise GinsightError("--procedural-from must be 0 or more")
     if decks:
         known = set(available_decks())
         unknown = [d for d in decks if d not in known]
@@ -71,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
                     decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
-                    val_only=args.val_only, kinds=args.kind, jokers=jokers, backlit=backlit)
+                    val_only=args.val_only, kinds=args.kind, jokers=jokers, backlit=backlit,
+                    procedural_from=args.procedural_from)
     print(json.dumps(summary))
     return 0

@@ -48,13 +48,13 @@ _STATE: dict = {}
 
 
 def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str, ...] | None = None,
-          jokers: float = 0.0, backlit: float = 0.0) -> None:
+          jokers: float = 0.0, backlit: float = 0.0, procedural_from: int = 0) -> None:
     cv2.setNumThreads(1)
     _STATE["kinds"] = kinds
     _STATE["jokers"] = jokers
     _STATE["backlit"] = backlit
     decks = [load_deck(n, height=height) for n in deck_names]
-    decks += [procedural_deck(seed, height=height) for seed in range(procedural)]
+    decks += [procedural_deck(seed, height=height) for seed in range(procedural_from, procedural_from + procedural)]
     _STATE["decks"] = decks
     _STATE["backgrounds"] = Backgrounds()
 
@@ -141,7 +141,7 @@ def _task(args: tuple) -> tuple[int, int]:
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
           crop: int = CROP, progress: bool = True, val_only: bool = False, kinds: list[str] | None = None,
-          jokers: float = JOKERS, backlit: float = BACKLIT) -> dict:
+          jokers: float = JOKERS, backlit: float = BACKLIT, procedural_from: int = 0) -> dict:
     """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
     summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
     gives the same photos and crops of the same boxes at another resolution. ``val_only``: only
@@ -151,7 +151,10 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     at its share. ``jokers``: the chance that a photo has one of its deck's jokers among its
     cards, unlabelled (``scenes.make_scene``); 0 writes the photos of sets made before session
     19, when no photo had a joker. ``backlit``: the chance that a photo of cards held up is
-    backlit (``scenes._backlit``); 0 writes the photos of sets made before session 20."""
+    backlit (``scenes._backlit``); 0 writes the photos of sets made before session 20.
+    ``procedural_from``: the first procedural deck's seed (decks ``procedural_from`` to
+    ``procedural_from + procedural - 1``), e.g. 200 for decks no training set has, with
+    ``decks=[]`` for photos of unseen decks alone."""
     if not 0 <= jokers <= 1:
         raise ValueError(f"the jokers' chance must lie between 0 and 1, not {jokers}")
     if not 0 <= backlit <= 1:
@@ -175,7 +178,9 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
-    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers, backlit)
+    if not deck_names and procedural < 1:
+        raise ValueError("no decks to draw: name some, or add procedural ones")
+    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers, backlit, procedural_from)
     if workers == 1:
         _init(*initargs)
         results = map(_task, tasks)
@@ -200,7 +205,8 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         f"names: {json.dumps(CLASS_NAMES)}\n"
     )
     summary = {"images": total, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
-               "procedural_decks": procedural, **({"kinds": list(kinds)} if kinds else {}), "jokers": jokers,
+               "procedural_decks": procedural, **({"procedural_from": procedural_from} if procedural_from else {}),
+               **({"kinds": list(kinds)} if kinds else {}), "jokers": jokers,
                "backlit": backlit, "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary

@@ -145,3 +145,21 @@ def test_kinds_make_a_set_of_those_scenes_only(tmp_path):
     assert len(counts) == 8 and max(counts) <= 2 and sum(counts) > 0  # one card: at most its two indices
     with pytest.raises(ValueError, match="unknown scene kind"):
         build.build(tmp_path / "x", 2, seed=0, progress=False, kinds=["juggling"])
+
+
+def test_procedural_from_draws_the_procedural_decks_from_that_seed(tmp_path, monkeypatch):
+    import datasets.build as build
+
+    drawn = []
+    real = build.procedural_deck
+    monkeypatch.setattr(build, "procedural_deck", lambda seed, height: drawn.append(seed) or real(seed, height=height))
+    build._STATE.clear()
+    summary = build.build(tmp_path / "unseen", 2, seed=3, size=160, workers=1, decks=[], procedural=2, height=120,
+                          progress=False, crops=False, procedural_from=200)
+    assert drawn == [200, 201] and summary["procedural_from"] == 200 and summary["decks"] == []
+    build._STATE.clear()
+    assert "procedural_from" not in build.build(tmp_path / "first", 2, seed=3, size=160, workers=1, decks=[],
+                                                procedural=1, height=120, progress=False, crops=False)
+    assert drawn[-1] == 0  # by default from seed 0, as every set before
+    with pytest.raises(ValueError, match="no decks to draw"):
+        build.build(tmp_path / "x", 2, seed=0, progress=False, decks=[], procedural=0)
