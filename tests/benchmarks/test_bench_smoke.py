@@ -487,3 +487,21 @@ def test_settings_sweep_reads_the_photos_at_each_value_of_one_setting(tmp_path):
     rows = module.sweep(reader, "suit_weight", [1.0, 0.5], truths)
     assert [(r["suit_weight"], r["cards_missed"], r["cards_wrong"]) for r in rows] == [(1.0, 1, 0), (0.5, 1, 1)]
     assert reader.settings == Settings()  # left as it was
+
+
+def test_way_up_scenes_measures_the_error_on_crops_that_record_their_way_up(tmp_path):
+    import numpy as np
+
+    from engine.cards import CODES
+    from vision.reader import DEFAULT_WEIGHTS
+
+    module = script("way_up_scenes")
+    assert list(module.errors([10, 350, -170], [0, 10, 170])) == [10, 20, 20]
+    rng = np.random.default_rng(0)
+    y = np.array([CODES.index("8S"), CODES.index("8C"), CODES.index("8H"), 52])
+    np.savez(tmp_path / "val-0000.npz", x=rng.integers(0, 255, (4, 48, 48, 3), dtype=np.uint8), y=y,
+             up=np.array([0, 90, -90, 0], np.float32))
+    out = module.measure(DEFAULT_WEIGHTS, tmp_path)
+    assert out["all"]["indices"] == 3 and out["black"]["indices"] == 2  # "no index" left out
+    assert 0 <= out["black"]["off_45"] <= out["black"]["off_20"] <= out["black"]["off_10"] <= 1
+    assert 0 <= out["suit_right_true_way"] <= 1 and 0 <= out["suit_right_read_way"] <= 1  # the shipped one reads upright
