@@ -93,7 +93,10 @@ class Settings:
     suit_reader: bool = True
     suit_rule: str = "product"  # how its say and the classifier's are weighed (vision.suits.with_suit)
     # With "product", how much the classifier's own split of spade and club counts (its odds
-    # raised to this power; 1 as much as the suit reader's, 0 not at all: "replace").
+    # raised to this power; 1 as much as the suit reader's, 0 not at all: "replace"). 1: on 800
+    # synthetic photos each of synth2, synth4, showdown23 and unseen25 (decks no training set
+    # has), 0.75 and 0.5 found fewer cards and read about as many wrong (session 25,
+    # benchmarks/settings_sweep.py, models/weights/suit-weight-session25-cand.json).
     suit_weight: float = 1.0
     # The grey-photo suit reader (``suit4.onnx``, models/suit.py, suits "SHDC"): in a photo with
     # no colour (vision.image.is_grey) it gives the suit of every index read as a card, in place
