@@ -505,3 +505,12 @@ def test_way_up_scenes_measures_the_error_on_crops_that_record_their_way_up(tmp_
     assert out["all"]["indices"] == 3 and out["black"]["indices"] == 2  # "no index" left out
     assert 0 <= out["black"]["off_45"] <= out["black"]["off_20"] <= out["black"]["off_10"] <= 1
     assert 0 <= out["suit_right_true_way"] <= 1 and 0 <= out["suit_right_read_way"] <= 1  # the shipped one reads upright
+
+
+def test_black_suit_looks_counts_suits_the_suit_reader_alone_read_right():
+    module = script("black_suit_looks")
+    rows = [{"true": "8C", "read": "8S", "suit_reader_spade": 0.2},  # swapped; the suit reader said club
+            {"true": "8C", "read": "8S", "suit_reader_spade": 0.9},  # swapped; it said spade too
+            {"true": "KS", "read": "AS", "suit_reader_spade": 0.9},  # the rank wrong
+            {"true": "2S", "read": "2S", "suit_reader_spade": 0.8}]
+    assert module.tally(rows) == {"black_indices": 4, "read_wrong": 3, "suit_swapped": 2, "suit_reader_alone_right": 1}
