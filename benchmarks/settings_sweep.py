@@ -87,8 +87,13 @@ def parse_set(text: str) -> tuple[str, list]:
     if name not in types or not values:
         raise argparse.ArgumentTypeError(f"--set wants NAME=V1,V2,... with NAME a reader setting, not {text!r}")
     kind = types[name]
+    if kind not in (bool, int, float, str):  # a tuple (det_scales, zoom_scales): not "V1,V2,..."
+        raise argparse.ArgumentTypeError(f"--set takes a setting of one value, not {name} ({kind.__name__})")
     if kind is bool:
-        return name, [v.lower() in ("1", "true", "on") for v in values.split(",")]
+        flags = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
+        if any(v.lower() not in flags for v in values.split(",")):
+            raise argparse.ArgumentTypeError(f"--set {name}: each value on/off, true/false or 1/0, not {values!r}")
+        return name, [flags[v.lower()] for v in values.split(",")]
     return name, [kind(v) for v in values.split(",")]
 
 

@@ -24,12 +24,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from datasets.index_crops import NO_INDEX  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from models.classifier import load_crops  # noqa: E402
 from vision.crops import turn_upright  # noqa: E402
 from vision.onnx import IndexClassifier, WayUpReader  # noqa: E402
-
-NONE_CLASS = 52
 
 
 def errors(read: np.ndarray, true: np.ndarray) -> np.ndarray:
@@ -51,7 +50,7 @@ def batched(fn, x: np.ndarray, size: int = 1024) -> np.ndarray:
 
 def measure(folder: Path, data: Path) -> dict:
     x, y, up = load_crops(data, "val", way_up=True)
-    keep = y != NONE_CLASS  # the crops between indices face no way
+    keep = y != NO_INDEX  # the crops between indices face no way
     x, y, up = x[keep], y[keep], up[keep]
     net = WayUpReader(folder / "way_up.onnx")
     read = batched(net.degrees, x)

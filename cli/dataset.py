@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fetch:
         fetch_decks(quiet=False)
     decks = ([] if args.decks == "none" else args.decks.split(",")) if args.decks else None
-    if not decks and decks is not None and args.procedural < 1:
+    if decks == [] and args.procedural < 1:
         raise GinsightError("--decks none wants procedural decks (--procedural N)")
     if args.procedural_from < 0:
         raise GinsightError("--procedural-from must be 0 or more")

@@ -166,6 +166,8 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         raise ValueError(f"unknown scene kind(s) {', '.join(unknown)}: {', '.join(KINDS)}")
     out = Path(out)
     deck_names = decks if decks is not None else [d for d in available_decks() if not d.startswith("procedural")]
+    if not deck_names and procedural < 1:
+        raise ValueError("no decks to draw: name some, or add procedural ones")
     for split in ("train", "val"):
         (out / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -178,8 +180,6 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
-    if not deck_names and procedural < 1:
-        raise ValueError("no decks to draw: name some, or add procedural ones")
     initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers, backlit, procedural_from)
     if workers == 1:
         _init(*initargs)

@@ -257,18 +257,18 @@ class Reader:
     def _asks_way_up(self) -> bool:
         return self.way_up is not None and self.settings.way_up_apart > 0
 
-    def _with_way_up(self, reads: list[IndexRead], ups_of=None) -> list[IndexRead]:
+    def _with_way_up(self, reads: list[IndexRead], ups_of) -> list[IndexRead]:
         """``reads`` with the way each faces, for those with another of their code between
         ``way_up_apart`` and ``far_apart`` index sizes away: only such pairs are asked which
         way they face (:func:`_one_card`), also when read again, since an index is read again
         as its twin together with others of its code. ``ups_of(positions in reads)`` gives
-        their ways (default: the way-up reader asked about their patches)."""
+        their ways (:class:`WayAnswers`: the way-up reader asked once an index)."""
         s = self.settings
         ask = [i for i, r in enumerate(reads)
                if any(o is not r and o.card == r.card and s.way_up_apart <= _apart(r, o) <= s.far_apart for o in reads)]
         if not ask:
             return reads
-        ups = ups_of(ask) if ups_of is not None else self.way_up(np.stack([reads[i].patch for i in ask]))
+        ups = ups_of(ask)
         reads = list(reads)
         for i, up in zip(ask, ups, strict=True):
             reads[i] = replace(reads[i], up=up)

@@ -471,6 +471,10 @@ def test_settings_sweep_reads_the_photos_at_each_value_of_one_setting(tmp_path):
     for bad in ("no_such=1", "suit_weight", "suit_weight="):
         with pytest.raises(argparse.ArgumentTypeError, match="NAME=V1"):
             module.parse_set(bad)
+    with pytest.raises(argparse.ArgumentTypeError, match="one value, not det_scales"):
+        module.parse_set("det_scales=1,0.5")
+    with pytest.raises(argparse.ArgumentTypeError, match="on/off"):
+        module.parse_set("one_deck=on,maybe")
 
     class Reader:  # reads QS always, and TS (not there) when its weight is under 1
         settings = Settings()

@@ -307,10 +307,13 @@ def test_the_reader_asks_the_way_up_reader_only_about_indices_of_one_code_far_en
     # 8S at 0 and 50 (5 sizes apart: asked), 8C at 20 (its twin: not), QH at 0 and 20 (2 sizes:
     # nearer than way_up_apart), 2D at 0 and 200 (20 sizes: further than far_apart)
     reads = [at("8S", 0), at("8C", 20), at("QH", 0), at("8S", 50), at("QH", 20), at("2D", 0), at("2D", 200)]
-    out = reader._with_way_up(reads)
+    def ups_of(rows, reads=reads):  # as the reader asks: about the patches of those rows
+        return way_up(np.stack([reads[i].patch for i in rows]))
+
+    out = reader._with_way_up(reads, ups_of)
     assert asked == [2]
     assert [r.up is not None for r in out] == [True, False, False, True, False, False, False]
-    assert reader._with_way_up(reads[1:3]) == reads[1:3] and asked == [2]  # none to ask
+    assert reader._with_way_up(reads[1:3], ups_of) == reads[1:3] and asked == [2]  # none to ask
 
 
 def test_with_twin_rank_an_index_read_again_is_as_sure_of_its_twin_as_of_its_rank_and_colour():
