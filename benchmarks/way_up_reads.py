@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.deck_reads import add_weights_and_decks, deck_names, report  # noqa: E402
 from datasets.index_crops import LOOKS  # noqa: E402
 from engine.cards import CODES  # noqa: E402
-from vision.crops import CROP, to_grey  # noqa: E402
+from vision.crops import CROP, degrees_apart, to_grey  # noqa: E402
 from vision.onnx import WayUpReader  # noqa: E402
 
 COLUMNS = (("within_45", "within 45", ".3f"), ("off_60", "off 60+", ".3f"), ("median_deg", "median", ".1f"))
@@ -55,9 +55,7 @@ def deck_crops(deck, seed: int, per_card: int, look: str = "camera") -> tuple[np
 
 
 def read_deck(net: WayUpReader, crops: np.ndarray, ups: np.ndarray) -> dict:
-    v = net(crops)  # the way in the image: (-sin, -cos) of the angle
-    got = np.degrees(np.arctan2(-v[:, 0], -v[:, 1]))
-    err = np.abs((got - ups + 180) % 360 - 180)
+    err = degrees_apart(net.degrees(crops), ups)
     return {"within_45": float((err < 45).mean()), "off_60": float((err > 60).mean()),
             "median_deg": float(np.median(err))}
 

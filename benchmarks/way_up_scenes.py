@@ -27,13 +27,8 @@ sys.path.insert(0, str(ROOT))
 from datasets.index_crops import NO_INDEX  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from models.classifier import load_crops  # noqa: E402
-from vision.crops import turn_upright  # noqa: E402
+from vision.crops import degrees_apart, turn_upright  # noqa: E402
 from vision.onnx import IndexClassifier, WayUpReader  # noqa: E402
-
-
-def errors(read: np.ndarray, true: np.ndarray) -> np.ndarray:
-    """Degrees between read and true ways (both anticlockwise from the crop's up), in [0, 180]."""
-    return np.abs((np.asarray(read) - np.asarray(true) + 180) % 360 - 180)
 
 
 def summary(err: np.ndarray) -> dict:
@@ -54,7 +49,7 @@ def measure(folder: Path, data: Path) -> dict:
     x, y, up = x[keep], y[keep], up[keep]
     net = WayUpReader(folder / "way_up.onnx")
     read = batched(net.degrees, x)
-    err = errors(read, up)
+    err = degrees_apart(read, up)
     black = np.array([CODES[k][-1] in "SC" for k in y])
     out = {"all": summary(err), "black": summary(err[black])}
     suit_path = folder / "suit.onnx"

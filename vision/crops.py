@@ -41,6 +41,12 @@ def turn_upright(crops: np.ndarray, degrees) -> np.ndarray:
     return out
 
 
+def degrees_apart(a, b) -> np.ndarray:
+    """Degrees between angles ``a`` and ``b`` (each anticlockwise from the crop's up, as
+    :func:`turn_upright` takes them), in [0, 180]: how far a read way up is off the true one."""
+    return np.abs((np.asarray(a, np.float64) - np.asarray(b, np.float64) + 180) % 360 - 180)
+
+
 def to_grey(patches: np.ndarray) -> np.ndarray:
     """BGR patches (N, S, S, 3) -> grey (N, S, S), as OpenCV weighs the channels."""
     return (patches.astype(np.float32) @ LUMA).round().astype(np.uint8)

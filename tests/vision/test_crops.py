@@ -77,3 +77,9 @@ def test_turn_upright_turns_each_crop_back_by_the_way_it_faces():
     grey = to_grey(turned)
     assert turn_upright(grey, ways).shape == grey.shape  # grey crops too
     assert turn_upright(turned[:0], []).shape == (0, 48, 48, 3)
+
+
+def test_degrees_apart_takes_the_shorter_way_round():
+    from vision.crops import degrees_apart
+
+    assert list(degrees_apart([10, 350, -170, 90, 0], [0, 10, 170, -90, 180])) == [10, 20, 20, 180, 180]
