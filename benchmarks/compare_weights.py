@@ -82,10 +82,8 @@ def measure(reader: Reader, data: Path, truths: list, loaded: dict, looks: tuple
     for name in looks:
         o = evaluate_truths(reader, truths, load=LOOKS[name])["overall"]
         out[name] = {k: o[k] for k in ("photos", "precision", "recall", "exact_hand_rate", "indices_found",
-                                       "found_read_right", "cards_true", "cards_read", "cards_right")}
-        # What a player has to mend: cards not read, and cards read that are not there.
-        out[name].update(cards_missed=o["cards_true"] - o["cards_right"],
-                         cards_wrong=o["cards_read"] - o["cards_right"])
+                                       "found_read_right", "cards_true", "cards_read", "cards_right",
+                                       "cards_missed", "cards_wrong")}
     return out
 
 

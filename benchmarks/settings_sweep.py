@@ -103,9 +103,8 @@ def sweep(reader: Reader, name: str, values: list, truths: list, grey: bool = Fa
     for value in values:
         reader.settings = replace(base, **{name: value})
         o = evaluate_truths(reader, truths, load=grey_photo if grey else None)["overall"]
-        rows.append({name: value, "precision": o["precision"], "recall": o["recall"],
-                     "cards_true": o["cards_true"], "cards_missed": o["cards_true"] - o["cards_right"],
-                     "cards_wrong": o["cards_read"] - o["cards_right"], "exact_hand_rate": o["exact_hand_rate"]})
+        rows.append({name: value} | {k: o[k] for k in ("precision", "recall", "cards_true", "cards_missed",
+                                                        "cards_wrong", "exact_hand_rate")})
     reader.settings = base
     return rows
 

@@ -200,6 +200,8 @@ def evaluate_truths(reader, truths: list[Truth], progress=None, load=None) -> di
             "recall": c["tp"] / c["truth"] if c["truth"] else 1.0,
             "exact_hand_rate": c["exact"] / c["photos"] if c["photos"] else 0.0,
             "cards_true": c["truth"], "cards_read": c["pred"], "cards_right": c["tp"],
+            # What a player has to mend: cards not read, and cards read that are not there.
+            "cards_missed": c["truth"] - c["tp"], "cards_wrong": c["pred"] - c["tp"],
             # True indices with a read index over them (IoU >= 0.5), and of those, read right.
             "indices_found": c["idx_found"] / c["idx_truth"] if c["idx_truth"] else 1.0,
             "found_read_right": c["idx_right"] / c["idx_found"] if c["idx_found"] else 1.0,

@@ -59,6 +59,7 @@ def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
     result = evaluate(FakeReader(), tmp_path)
     g = result["groups"]["table"]
     assert (g["precision"], g["recall"], g["exact_hand_rate"]) == (0.5, 0.5, 0.0)
+    assert (g["cards_true"], g["cards_read"], g["cards_missed"], g["cards_wrong"]) == (2, 2, 1, 1)
     assert g["indices_found"] == pytest.approx(2 / 3) and g["found_read_right"] == 0.5
     assert result["confused"] == [{"true": "TC", "read": "TS", "count": 1}]
     assert result["median_ms"] == 5.0
