@@ -69,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.data:
         raise GinsightError("--data DIR is required (a folder written by `ginsight dataset`)")
     data = Path(args.data)
-    if not (data / "data.yaml").exists():
+    # the classifier learns from crops/ alone (a folder of linked crops, `python -m datasets.mix`,
+    # has no photos); the detector from the photos data.yaml lists
+    if args.what in ("both", "detector") and not (data / "data.yaml").exists():
         raise GinsightError(f"{data} has no data.yaml: write one with `ginsight dataset --out {data} ...`")
     if args.what in ("both", "classifier"):
         if not any((data / "crops").glob("train-*.npz")):

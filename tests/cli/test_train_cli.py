@@ -12,6 +12,15 @@ def test_train_without_data_says_so(capsys):
 def test_train_on_a_folder_without_data_yaml(tmp_path, capsys):
     assert main(["train", "--data", str(tmp_path)]) == 2
     assert "has no data.yaml" in capsys.readouterr().err
+    assert main(["train", "--data", str(tmp_path), "--what", "detector"]) == 2
+    assert "has no data.yaml" in capsys.readouterr().err
+
+
+def test_the_classifier_trains_from_crops_alone(tmp_path, capsys):
+    # a folder of linked crops (python -m datasets.mix) has no data.yaml: what it lacks is crops
+    assert main(["train", "--data", str(tmp_path), "--what", "classifier"]) == 2
+    err = capsys.readouterr().err
+    assert "crops has no training crops" in err and "data.yaml" not in err
 
 
 def test_export_without_weights_says_so(tmp_path, monkeypatch, capsys):
