@@ -73,14 +73,16 @@ def test_right_and_wrong_over_the_fixtures(reader):
     # precision-recall curves it shares with session 13's) reads the WIN table photo's QC as QS:
     # 22 right and 3 wrong here, 22 and 2 before. Session 24's upright suit reader (kept on
     # synthetic photos: 30 fewer wrong cards in 1,600) reads a TS that is not there on a WIN
-    # table photo: 22 and 4. Reported, not tuned away (models/MODEL_CARD.md).
-    assert right >= 22 and wrong <= 4, (right, wrong)
+    # table photo: 22 and 4. Reported, not tuned away (models/MODEL_CARD.md). Session 26's
+    # classifier (trained on 1,600 more procedural decks' crops, kept on synthetic photos) reads
+    # the QC as a club again and one spade less that is not there: 23 and 2.
+    assert right >= 23 and wrong <= 2, (right, wrong)
 
 
 def test_the_shipped_suit_reader_is_loaded_and_reads_the_table_photos_clubs(reader):
     # Session 15: the suit reader gives the black suit with the classifier; without it, this
     # photo's 2C, QC and TC were read as spades; session 16's (trained on) reads its 6C too.
-    # With session 19's classifier its QC is read as QS again (above).
+    # With session 19's classifier its QC is read as QS again (above); with session 26's, QC.
     assert reader.suit is not None and (reader.suit.size, reader.suit.classes) == (48, 2)
     table = _photo("webcam_WIN__WIN_20240627_12_09_15")
     assert {"2C", "TC", "6C"} <= set(reader.read(table.image).codes())
