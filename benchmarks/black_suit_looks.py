@@ -61,12 +61,10 @@ def tally(rows: list[dict]) -> dict:
 
 
 def sheet(reader: Reader, rows: list[dict], path: Path, per_row: int = 6) -> None:
-    from vision.crops import turn_upright
-
     tiles = []
     for r in rows:
         big, small = r["_crops"]
-        seen = turn_upright(big[None], reader.way_up.degrees(small))[0] if reader.suit.upright else big
+        seen = reader.suit_view(reader.suit, big[None], small)[0]
         pair = np.concatenate([cv2.resize(big, (96, 96), interpolation=cv2.INTER_NEAREST),
                                cv2.resize(seen, (96, 96), interpolation=cv2.INTER_NEAREST)], 1)
         pair = cv2.copyMakeBorder(pair, 14, 0, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))

@@ -252,7 +252,15 @@ class Reader:
         them (``models/suit.py --upright``)."""
         if not net.upright:
             return net(crops, turns=self.settings.cls_turns)
-        return net(turn_upright(crops, self.way_up.degrees(small) if degrees is None else degrees), turns=1)
+        return net(self.suit_view(net, crops, small, degrees), turns=1)
+
+    def suit_view(self, net: IndexClassifier, crops: np.ndarray, small: np.ndarray,
+                  degrees: np.ndarray | None = None) -> np.ndarray:
+        """The crops as suit reader ``net`` sees them (:meth:`suit_probs`): turned upright by
+        the way-up reader's angle for a reader of upright crops, else as they are."""
+        if not net.upright:
+            return crops
+        return turn_upright(crops, self.way_up.degrees(small) if degrees is None else degrees)
 
     def _asks_way_up(self) -> bool:
         return self.way_up is not None and self.settings.way_up_apart > 0

@@ -518,3 +518,20 @@ def test_black_suit_looks_counts_suits_the_suit_reader_alone_read_right():
             {"true": "KS", "read": "AS", "suit_reader_spade": 0.9},  # the rank wrong
             {"true": "2S", "read": "2S", "suit_reader_spade": 0.8}]
     assert module.tally(rows) == {"black_indices": 4, "read_wrong": 3, "suit_swapped": 2, "suit_reader_alone_right": 1}
+
+
+def test_black_suit_looks_sheet_shows_each_crop_as_cut_and_as_the_suit_reader_sees_it(tmp_path):
+    from types import SimpleNamespace
+
+    import cv2
+    import numpy as np
+
+    module = script("black_suit_looks")
+    seen = []
+    reader = SimpleNamespace(suit="net", suit_view=lambda net, big, small: seen.append(net) or 255 - big)
+    big, small = np.zeros((48, 48, 3), np.uint8), np.zeros((1, 32, 32, 3), np.uint8)
+    rows = [{"true": "8C", "read": "8S", "suit_reader_spade": 0.2, "_crops": (big, small)}] * 7
+    module.sheet(reader, rows, tmp_path / "sheet.png")
+    out = cv2.imread(str(tmp_path / "sheet.png"))
+    assert out.shape == (2 * 110, 6 * 192, 3) and seen == ["net"] * 7
+    assert out[60, 40].max() == 0 and out[60, 140].min() == 255  # as cut (black), as seen (turned white)

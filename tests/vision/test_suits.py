@@ -280,6 +280,9 @@ def test_an_upright_suit_reader_reads_its_crops_turned_upright_by_the_way_up_rea
     reader.suit_probs(plain, big, small)
     (crops, turns), = plain.seen
     assert turns == 4 and not bar_above_ink(crops[0]) and asked == [(1, 32, 32, 3)]  # as cut, not asked
+    # what each sees, as suit_probs shows it to them (the contact sheet of black_suit_looks.py)
+    assert bar_above_ink(reader.suit_view(upright, big, small)[0])
+    assert reader.suit_view(plain, big, small) is big and len(asked) == 2
 
 
 def test_a_weights_folder_with_an_upright_suit_reader_and_no_way_up_reader_is_refused(tmp_path):
