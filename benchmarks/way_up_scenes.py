@@ -39,8 +39,10 @@ def summary(err: np.ndarray) -> dict:
             **{f"off_{d}": round(float((err > d).mean()), 4) for d in (10, 20, 45)}}
 
 
-def batched(fn, x: np.ndarray, size: int = 1024) -> np.ndarray:
-    return np.concatenate([fn(x[i:i + size]) for i in range(0, len(x), size)]) if len(x) else np.zeros((0,))
+def batched(fn, *arrays: np.ndarray, size: int = 1024) -> np.ndarray:
+    """``fn`` on ``size`` rows of each array at a time, the outputs joined."""
+    n = len(arrays[0])
+    return np.concatenate([fn(*(a[i:i + size] for a in arrays)) for i in range(0, n, size)]) if n else np.zeros((0,))
 
 
 def measure(folder: Path, data: Path) -> dict:
@@ -60,8 +62,7 @@ def measure(folder: Path, data: Path) -> dict:
             if xb.shape[1] != suit.size:
                 raise SystemExit(f"{data}: {xb.shape[1]}-px crops; the suit reader reads {suit.size} px")
             for name, angle in (("suit_right_true_way", up[black]), ("suit_right_read_way", read[black])):
-                p = np.concatenate([suit(turn_upright(xb[i:i + 1024], angle[i:i + 1024]), turns=1)
-                                    for i in range(0, len(xb), 1024)])
+                p = batched(lambda crops, ways: suit(turn_upright(crops, ways), turns=1), xb, angle)
                 out[name] = round(float((p.argmax(1) == truth).mean()), 4)
     return out
 
