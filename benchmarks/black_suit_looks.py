@@ -46,9 +46,11 @@ def looks(reader: Reader, truths) -> list[dict]:
                 continue
             big = crop_square(img, best.box, reader.suit.size)[None]
             small = crop_square(img, best.box, reader.classifier.size)[None]
-            spade = float(reader.suit_probs(reader.suit, big, small)[0, 0])
+            # the way-up reader is asked once an index, for the probability and the sheet alike
+            degrees = reader.way_up.degrees(small) if reader.suit.upright else None
+            spade = float(reader.suit_probs(reader.suit, big, small, degrees)[0, 0])
             rows.append({"image": t.image.name, "true": code, "read": best.card, "suit_reader_spade": round(spade, 3),
-                         "box": [round(v, 1) for v in best.box], "_crops": (big[0], small)})
+                         "box": [round(v, 1) for v in best.box], "_crops": (big, small, degrees)})
     return rows
 
 
@@ -63,8 +65,9 @@ def tally(rows: list[dict]) -> dict:
 def sheet(reader: Reader, rows: list[dict], path: Path, per_row: int = 6) -> None:
     tiles = []
     for r in rows:
-        big, small = r["_crops"]
-        seen = reader.suit_view(reader.suit, big[None], small)[0]
+        big, small, degrees = r["_crops"]
+        seen = reader.suit_view(reader.suit, big, small, degrees)[0]
+        big = big[0]
         pair = np.concatenate([cv2.resize(big, (96, 96), interpolation=cv2.INTER_NEAREST),
                                cv2.resize(seen, (96, 96), interpolation=cv2.INTER_NEAREST)], 1)
         pair = cv2.copyMakeBorder(pair, 14, 0, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))

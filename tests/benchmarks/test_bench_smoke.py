@@ -528,10 +528,11 @@ def test_black_suit_looks_sheet_shows_each_crop_as_cut_and_as_the_suit_reader_se
 
     module = script("black_suit_looks")
     seen = []
-    reader = SimpleNamespace(suit="net", suit_view=lambda net, big, small: seen.append(net) or 255 - big)
-    big, small = np.zeros((48, 48, 3), np.uint8), np.zeros((1, 32, 32, 3), np.uint8)
-    rows = [{"true": "8C", "read": "8S", "suit_reader_spade": 0.2, "_crops": (big, small)}] * 7
+    # the way the way-up reader said (asked once, in looks()) is handed on, not asked again
+    reader = SimpleNamespace(suit="net", suit_view=lambda net, big, small, degrees: seen.append((net, degrees)) or 255 - big)
+    big, small = np.zeros((1, 48, 48, 3), np.uint8), np.zeros((1, 32, 32, 3), np.uint8)
+    rows = [{"true": "8C", "read": "8S", "suit_reader_spade": 0.2, "_crops": (big, small, np.array([90.0]))}] * 7
     module.sheet(reader, rows, tmp_path / "sheet.png")
     out = cv2.imread(str(tmp_path / "sheet.png"))
-    assert out.shape == (2 * 110, 6 * 192, 3) and seen == ["net"] * 7
+    assert out.shape == (2 * 110, 6 * 192, 3) and [(n, float(d[0])) for n, d in seen] == [("net", 90.0)] * 7
     assert out[60, 40].max() == 0 and out[60, 140].min() == 255  # as cut (black), as seen (turned white)
