@@ -65,9 +65,9 @@ def unit(degrees: np.ndarray) -> np.ndarray:
 
 def angle_error(pred: np.ndarray, degrees: np.ndarray) -> np.ndarray:
     """Degrees between predicted vectors (N, 2) and true angles, in [0, 180]."""
-    from vision.crops import degrees_apart
+    from vision.crops import cos_sin_degrees, degrees_apart
 
-    return degrees_apart(np.degrees(np.arctan2(pred[:, 1], pred[:, 0])), degrees)
+    return degrees_apart(cos_sin_degrees(pred), degrees)
 
 
 def predict(model, x: np.ndarray, batch: int = 1024) -> np.ndarray:

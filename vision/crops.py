@@ -41,6 +41,13 @@ def turn_upright(crops: np.ndarray, degrees) -> np.ndarray:
     return out
 
 
+def cos_sin_degrees(cos_sin) -> np.ndarray:
+    """A way-up reader's (cos, sin) outputs (N, 2) -> degrees anticlockwise from the crop's
+    up, in [-180, 180] (as :func:`turn_upright` takes them)."""
+    cos, sin = np.asarray(cos_sin, np.float32).reshape(-1, 2).T
+    return np.degrees(np.arctan2(sin, cos)).astype(np.float32)
+
+
 def degrees_apart(a, b) -> np.ndarray:
     """Degrees between angles ``a`` and ``b`` (each anticlockwise from the crop's up, as
     :func:`turn_upright` takes them), in [0, 180]: how far a read way up is off the true one."""

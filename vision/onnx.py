@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import CROP, normalise, to_grey
+from vision.crops import CROP, cos_sin_degrees, normalise, to_grey
 
 
 def _session(path: Path, threads: int):
@@ -175,8 +175,7 @@ class WayUpReader:
     @staticmethod
     def angles(cos_sin: np.ndarray) -> np.ndarray:
         """:meth:`cos_sin`'s output -> degrees anticlockwise from the crop's up, in [-180, 180]."""
-        cos, sin = np.asarray(cos_sin, np.float32).reshape(-1, 2).T
-        return np.degrees(np.arctan2(sin, cos)).astype(np.float32)
+        return cos_sin_degrees(cos_sin)
 
     def __call__(self, patches: np.ndarray) -> np.ndarray:
         """The way each index's top faces in the image, unit (x, y) vectors (N, 2)."""

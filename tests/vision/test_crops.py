@@ -83,3 +83,11 @@ def test_degrees_apart_takes_the_shorter_way_round():
     from vision.crops import degrees_apart
 
     assert list(degrees_apart([10, 350, -170, 90, 0], [0, 10, 170, -90, 180])) == [10, 20, 20, 180, 180]
+
+
+def test_cos_sin_degrees_turns_a_way_up_readers_vectors_into_angles():
+    from vision.crops import cos_sin_degrees
+
+    s = np.sqrt(0.5)
+    out = cos_sin_degrees([[1, 0], [0, 1], [-1, 0], [0, -1], [s, s], [2, 2]])  # lengths do not matter
+    assert out.dtype == np.float32 and np.allclose(out, [0, 90, 180, -90, 45, 45], atol=1e-4)
