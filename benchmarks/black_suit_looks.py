@@ -7,7 +7,8 @@ read as, and what the suit reader alone says of it (its 48-px crop turned uprigh
 way-up reader's angle where the reader reads so, as ``Reader.suit_probs`` does). Counts the
 indices read wrong, and of those with the rank right and the suit wrong, how many the suit
 reader alone read right (the classifier's split outvoted it). ``--sheet`` writes a contact
-sheet of the wrong ones (the crop as cut, and as the suit reader sees it).
+sheet of the wrong ones (the crop as cut, and as the suit reader sees it: at the reader settings'
+first ``suit_margins``, untilted).
 
     python benchmarks/black_suit_looks.py --data ../shared/real-dev --group webcam_WIN \\
         [--weights models/weights] [--sheet out.png] [--json OUT]
@@ -44,11 +45,12 @@ def looks(reader: Reader, truths) -> list[dict]:
             best = max(reads, key=lambda r: iou(r.box, box))
             if iou(best.box, box) < 0.3:
                 continue
-            big = crop_square(img, best.box, reader.suit.size)[None]
+            looks = reader.suit_crops(reader.suit, img, [best.box])  # one a margin of the settings
+            big = looks[0]
             small = crop_square(img, best.box, reader.classifier.size)[None]
             # the way-up reader is asked once an index, for the probability and the sheet alike
             degrees = reader.way_up.degrees(small) if reader.suit.upright else None
-            spade = float(reader.suit_probs(reader.suit, big, small, degrees)[0, 0])
+            spade = float(reader.suit_probs(reader.suit, looks, small, degrees)[0, 0])
             rows.append({"image": t.image.name, "true": code, "read": best.card, "suit_reader_spade": round(spade, 3),
                          "box": [round(v, 1) for v in best.box], "_crops": (big, small, degrees)})
     return rows

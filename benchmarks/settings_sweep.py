@@ -8,6 +8,9 @@ input and its answer kept, so values that change only what is done with the answ
 
     python benchmarks/settings_sweep.py --weights models/weights --data data/synth2 \\
         --data data/synth4 --photos 800 --set suit_weight=1,0.5,0.25,0 [--grey] [--json OUT]
+
+A setting that holds several numbers takes values split by ";", each its numbers joined by ","
+(``--set "suit_tilts=0;-8,0,8"``).
 """
 
 from __future__ import annotations
@@ -87,8 +90,15 @@ def parse_set(text: str) -> tuple[str, list]:
     if name not in types or not values:
         raise argparse.ArgumentTypeError(f"--set wants NAME=V1,V2,... with NAME a reader setting, not {text!r}")
     kind = types[name]
-    if kind not in (bool, int, float, str):  # a tuple (det_scales, zoom_scales): not "V1,V2,..."
-        raise argparse.ArgumentTypeError(f"--set takes a setting of one value, not {name} ({kind.__name__})")
+    if kind is tuple:  # det_scales, zoom_scales, suit_margins, suit_tilts: numbers; values split by ";"
+        try:
+            return name, [tuple(float(x) for x in v.split(",") if x.strip()) for v in values.split(";")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"--set {name}: each value numbers joined by ',', values split by ';', "
+                                             f"not {values!r}") from None
+    if kind not in (bool, int, float, str):
+        raise argparse.ArgumentTypeError(f"--set takes a setting of one value or of numbers, "
+                                         f"not {name} ({kind.__name__})")
     if kind is bool:
         flags = {"1": True, "true": True, "on": True, "0": False, "false": False, "off": False}
         if any(v.lower() not in flags for v in values.split(",")):

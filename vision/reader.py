@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
-from vision.crops import crop_square, half_turn_likeness, to_grey, turn_upright
+from vision.crops import MARGIN, crop_square, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector, WayUpReader
@@ -98,6 +98,12 @@ class Settings:
     # has), 0.75 and 0.5 found fewer cards and read about as many wrong (session 25,
     # benchmarks/settings_sweep.py, models/weights/suit-weight-session25-cand.json).
     suit_weight: float = 1.0
+    # Each index a suit reader is asked about is cut at each of ``suit_margins`` (the crop's side
+    # over the index box's longer side, as ``vision.crops.crop_square`` takes it) and, by a reader
+    # of upright crops, read at each of ``suit_tilts`` degrees off the way-up reader's angle; the
+    # probabilities of all these looks are averaged. One look each: the crop as cut for training.
+    suit_margins: tuple[float, ...] = (MARGIN,)
+    suit_tilts: tuple[float, ...] = (0.0,)
     # The grey-photo suit reader (``suit4.onnx``, models/suit.py, suits "SHDC"): in a photo with
     # no colour (vision.image.is_grey) it gives the suit of every index read as a card, in place
     # of the black suit reader. False: not asked even when there.
@@ -147,6 +153,18 @@ class Settings:
     way_up_apart: float = 3.0
     way_up_same: float = 0.5
     way_up_along: float = 0.0
+    # Two indices read as two codes that lie as one card's two indices lie are read together as
+    # one card (:func:`read_as_pairs`): facing at most ``pair_cos`` of one way (opposite ways:
+    # -1), each ``pair_along`` index sizes below the other and ``pair_across`` to its right
+    # (:func:`card_frame`), and neither already one card with another index of its own code
+    # lying so. Read as the code their probabilities multiplied find likeliest, when that code
+    # has at least ``pair_share`` of the product and each index gives it at least ``pair_each``
+    # (two cards that happen to lie so are each sure of their own code). 0 turns it off.
+    pair_share: float = 0.0
+    pair_each: float = 0.1
+    pair_cos: float = -0.5
+    pair_along: tuple[float, ...] = (1.5, 5.5)
+    pair_across: tuple[float, ...] = (0.0, 4.0)
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -154,6 +172,10 @@ class Settings:
         for name in ("suit_rule", "grey_suit_rule"):
             if getattr(self, name) not in SUIT_RULES:
                 raise ValueError(f"unknown {name} {getattr(self, name)!r}: one of {', '.join(SUIT_RULES)}")
+        if not self.suit_margins or min(self.suit_margins) <= 0:
+            raise ValueError(f"suit_margins must be one or more sizes above 0, not {self.suit_margins!r}")
+        if not self.suit_tilts:
+            raise ValueError("suit_tilts must hold at least one angle (0: the way-up reader's own)")
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
@@ -232,7 +254,7 @@ class Reader:
         ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
         for net, suits, rule, weight in self.suit_says(grey):
             probs = apply_suit_reader(probs, lambda mask, net=net: self.suit_probs(
-                net, np.stack([crop_square(img, tuple(b), net.size) for b in boxes[mask]]), crops[mask],
+                net, self.suit_crops(net, img, boxes[mask]), crops[mask],
                 ways.degrees(np.flatnonzero(mask)) if ways is not None and net.upright else None),
                 rule, suits, weight)
         reads = ((row, index_read(tuple(float(v) for v in box), score, p, self.settings, patch))
@@ -241,26 +263,42 @@ class Reader:
         rows, reads = [row for row, _ in kept], [r for _, r in kept]
         if self._asks_way_up():
             reads = self._with_way_up(reads, lambda ask: ways.vectors([rows[i] for i in ask]))
+        if self.settings.pair_share > 0 and ways is not None and len(reads) > 1:
+            ups = ways.vectors(rows)
+            reads = read_as_pairs([replace(r, up=u) for r, u in zip(reads, ups, strict=True)], self.settings)
         return reads
 
-    def suit_probs(self, net: IndexClassifier, crops: np.ndarray, small: np.ndarray,
+    def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:
+        """Suit reader ``net``'s crops of the indices ``boxes`` in ``img``: one stack (N, S, S, C)
+        per margin of ``settings.suit_margins``, cut at its side."""
+        return [np.stack([crop_square(img, tuple(b), net.size, m) for b in boxes]) for m in self.settings.suit_margins]
+
+    def suit_probs(self, net: IndexClassifier, crops, small: np.ndarray,
                    degrees: np.ndarray | None = None) -> np.ndarray:
-        """A suit reader's probabilities for indices cut at its side (``crops``), read at
+        """A suit reader's probabilities for indices cut at its side (``crops``: a stack, or a
+        list of stacks of the same indices cut at several margins, :meth:`suit_crops`), read at
         ``cls_turns`` turns; or, for a reader of upright crops (``net.upright``), turned upright
         by the way the way-up reader reads them to face (``degrees``, where already asked; else
-        from ``small``, the classifier's crops of the same indices) and read once, as it learnt
-        them (``models/suit.py --upright``)."""
+        from ``small``, the classifier's crops of the same indices), at each of ``suit_tilts``
+        off that, and read once each, as it learnt them (``models/suit.py --upright``). The
+        looks' probabilities are averaged."""
+        looks = crops if isinstance(crops, list) else [crops]
         if not net.upright:
-            return net(crops, turns=self.settings.cls_turns)
-        return net(self.suit_view(net, crops, small, degrees), turns=1)
+            return np.mean([net(c, turns=self.settings.cls_turns) for c in looks], 0)
+        if degrees is None:
+            degrees = self.way_up.degrees(small)
+        views = [self.suit_view(net, c, small, degrees, tilt) for c in looks for tilt in self.settings.suit_tilts]
+        return net(np.concatenate(views), turns=1).reshape(len(views), len(small), -1).mean(0)
 
     def suit_view(self, net: IndexClassifier, crops: np.ndarray, small: np.ndarray,
-                  degrees: np.ndarray | None = None) -> np.ndarray:
+                  degrees: np.ndarray | None = None, tilt: float = 0.0) -> np.ndarray:
         """The crops as suit reader ``net`` sees them (:meth:`suit_probs`): turned upright by
-        the way-up reader's angle for a reader of upright crops, else as they are."""
+        the way-up reader's angle (``tilt`` degrees more) for a reader of upright crops, else
+        as they are."""
         if not net.upright:
             return crops
-        return turn_upright(crops, self.way_up.degrees(small) if degrees is None else degrees)
+        degrees = self.way_up.degrees(small) if degrees is None else degrees
+        return turn_upright(crops, np.asarray(degrees, np.float32) + tilt)
 
     def _asks_way_up(self) -> bool:
         return self.way_up is not None and self.settings.way_up_apart > 0
@@ -345,6 +383,79 @@ def _size(box) -> float:
 
 def _centre(box) -> np.ndarray:
     return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+
+def card_frame(box_a, up_a, box_b, up_b) -> tuple[float, float, float]:
+    """How index ``b`` lies from index ``a`` in ``a``'s frame: the cosine between the ways they
+    face (``up_a``, ``up_b``: unit (x, y) in the image, the way-up reader's), and how far ``b``'s
+    centre lies below ``a``'s (``along``: against ``a``'s way up) and to its right (``across``),
+    in index sizes (the larger box's). One card's two indices face opposite ways, each below and
+    to the right of the other (a card's corners, read from either index): the same figures
+    from either end."""
+    d = (_centre(box_b) - _centre(box_a)) / max(_size(box_a), _size(box_b))
+    u = np.asarray(up_a, np.float64)
+    right = np.array([-u[1], u[0]])  # the way an upright index's text runs
+    return float(np.dot(u, np.asarray(up_b, np.float64))), float(np.dot(d, -u)), float(np.dot(d, right))
+
+
+def _lie_as_one_card(a: IndexRead, b: IndexRead, settings: Settings) -> bool:
+    """Whether ``a`` and ``b`` (each with its way up) lie as one card's two indices lie, from
+    either end (Settings.pair_cos, pair_along, pair_across)."""
+    s = settings
+    for one, other in ((a, b), (b, a)):
+        cos, along, across = card_frame(one.box, one.up, other.box, other.up)
+        if not (cos <= s.pair_cos and s.pair_along[0] <= along <= s.pair_along[1]
+                and s.pair_across[0] <= across <= s.pair_across[1]):
+            return False
+    return True
+
+
+def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> list[IndexRead]:
+    """``reads`` (each with its way up, ``up``) with each two read as two codes that lie as one
+    card's two indices lie read as one card (Settings.pair_share): both given the code their
+    probabilities multiplied find likeliest, those probabilities (normalised) and each its
+    confidence with that code's share in place of its own probability. The surest such pairs
+    first; an index is read with at most one other, and not with one at all when it already
+    lies so with an index of its own code (its card has its two indices)."""
+    s = settings
+    if s.pair_share <= 0 or len(reads) < 2:
+        return reads
+    lie = {}
+
+    def lies(i: int, j: int) -> bool:
+        if (i, j) not in lie:
+            lie[i, j] = lie[j, i] = _lie_as_one_card(reads[i], reads[j], s)
+        return lie[i, j]
+
+    n = len(reads)
+    paired = {i for i in range(n) for j in range(n)
+              if i != j and reads[i].card == reads[j].card and _apart(reads[i], reads[j]) <= s.far_apart and lies(i, j)}
+    found = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            a, b = reads[i], reads[j]
+            if a.card == b.card or i in paired or j in paired or _apart(a, b) > s.far_apart:
+                continue
+            both = a.probs[:NONE_CLASS].astype(np.float64) * b.probs[:NONE_CLASS]
+            total = float(both.sum())
+            if total <= 0:
+                continue
+            k = int(both.argmax())
+            share = float(both[k]) / total
+            # the odds first, the geometry (dearer) only for the few pairs that pass them
+            if share >= s.pair_share and min(float(a.probs[k]), float(b.probs[k])) >= s.pair_each and lies(i, j):
+                found.append((share, i, j, k, both / total))
+    out, used = list(reads), set()
+    for share, i, j, k, both in sorted(found, key=lambda f: -f[0]):
+        if i in used or j in used:
+            continue
+        used |= {i, j}
+        probs = np.append(both, 0.0).astype(np.float32)  # "no index" ruled out: both are indices
+        for m in (i, j):
+            r = reads[m]
+            score = r.confidence ** 2 / max(float(r.probs[CODES.index(r.card)]), 1e-9)  # the detector's
+            out[m] = replace(r, card=CODES[k], confidence=float(np.sqrt(min(score, 1.0) * share)), probs=probs)
+    return out
 
 
 def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> list[CardRead]:

@@ -472,8 +472,11 @@ def test_settings_sweep_reads_the_photos_at_each_value_of_one_setting(tmp_path):
     for bad in ("no_such=1", "suit_weight", "suit_weight="):
         with pytest.raises(argparse.ArgumentTypeError, match="NAME=V1"):
             module.parse_set(bad)
-    with pytest.raises(argparse.ArgumentTypeError, match="one value, not det_scales"):
-        module.parse_set("det_scales=1,0.5")
+    assert module.parse_set("det_scales=1,0.5") == ("det_scales", [(1.0, 0.5)])
+    assert module.parse_set("suit_tilts=0;-8,0,8") == ("suit_tilts", [(0.0,), (-8.0, 0.0, 8.0)])
+    assert module.parse_set("zoom_scales=2;") == ("zoom_scales", [(2.0,), ()])
+    with pytest.raises(argparse.ArgumentTypeError, match="values split by ';'"):
+        module.parse_set("suit_margins=1.15;wide")
     with pytest.raises(argparse.ArgumentTypeError, match="on/off"):
         module.parse_set("one_deck=on,maybe")
 
@@ -536,3 +539,44 @@ def test_black_suit_looks_sheet_shows_each_crop_as_cut_and_as_the_suit_reader_se
     out = cv2.imread(str(tmp_path / "sheet.png"))
     assert out.shape == (2 * 110, 6 * 192, 3) and [(n, float(d[0])) for n, d in seen] == [("net", 90.0)] * 7
     assert out[60, 40].max() == 0 and out[60, 140].min() == 255  # as cut (black), as seen (turned white)
+
+
+def test_card_pairs_tells_one_cards_two_indices_from_two_cards_and_counts_what_a_rule_takes(tmp_path):
+    from types import SimpleNamespace
+
+    import cv2
+    import numpy as np
+
+    from engine.cards import CODES
+    from vision.evaluate import Truth
+    from vision.reader import IndexRead
+
+    module = script("card_pairs")
+
+    def probs(**p):
+        out = np.zeros(53, np.float32)
+        for code, v in p.items():
+            out[CODES.index(code)] = v
+        return out
+
+    photo = tmp_path / "p.png"
+    cv2.imwrite(str(photo), np.full((100, 100, 3), 200, np.uint8))
+    # an 8S whose lower index is read as 8C, and a 5H: upright, to the right
+    truth = Truth(photo, "val", [("8S", (0, 0, 6, 10)), ("8S", (20, 30, 26, 40)), ("5H", (60, 0, 66, 10))])
+    reads = [IndexRead((0, 0, 6, 10), "8S", 0.9, probs(**{"8S": 0.9, "8C": 0.1})),
+             IndexRead((20, 30, 26, 40), "8C", 0.8, probs(**{"8C": 0.6, "8S": 0.4})),
+             IndexRead((60, 0, 66, 10), "5H", 0.9, probs(**{"5H": 1.0}))]
+    ups = np.array([[0, -1], [0, 1], [0, -1]], np.float32)
+    reader = SimpleNamespace(read_indices=lambda img: reads, classifier=SimpleNamespace(size=32),
+                             way_up=lambda crops: ups[:len(crops)])
+    rows = module.pairs_of(reader, [truth], within=9.0)
+    assert [(r["true"], r["read"]) for r in rows] == [(["8S", "8S"], ["8S", "8C"]), (["8S", "5H"], ["8S", "5H"]),
+                                                      (["8S", "5H"], ["8C", "5H"])]
+    one = rows[0]
+    assert one["one_card"] and (one["cos"], one["along"], one["across"]) == (-1.0, 3.0, 2.0)
+    assert one["both"][0] == "8S" and one["both"][1] == pytest.approx(0.36 / 0.42, abs=1e-4)
+    assert one["p_other"] == [0.1, 0.4]
+    assert rows[1]["cos"] == 1.0 and rows[1]["along"] == 0.0 and rows[1]["across"] == 6.0  # 6 sizes to its right
+    out = module.summary(rows, {"cos": -0.5, "along": [1.5, 5.5], "across": [0.0, 4.0]})
+    assert (out["one_card"], out["two_cards"], out["one_card_read_as_two_codes"], out["of_those_suit_twins"]) == (1, 2, 1, 1)
+    assert (out["taken_one_card"], out["taken_two_cards"], out["taken_one_card_read_as_suit_twins"]) == (1, 0, 1)

@@ -358,3 +358,86 @@ def test_same_way_up_is_symmetric_and_never_holds_for_opposite_ways(angle, off, 
         assert same_way_up(a, b, s)  # within 40 degrees: one way, wherever they lie
     c = facing(ix("8S", 100 + dx, 100 + dy), way(angle + 180 + off))
     assert not same_way_up(a, c, s)  # a card's other corner faces the other way
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-180, 180), st.floats(20, 400), st.floats(20, 400), st.floats(1, 5), st.floats(0.5, 4), st.floats(8, 40))
+def test_card_frame_reads_one_cards_two_indices_alike_from_either_end(angle, x, y, down, right, size):
+    """A card turned ``angle``: its second index ``down`` sizes below and ``right`` sizes to the
+    right of the first, facing the other way; card_frame finds that from either index."""
+    from vision.reader import card_frame
+
+    t = np.radians(angle)
+    up = np.array([np.sin(t), -np.cos(t)])  # (0, -1), the image's up, turned by angle
+    to_right = np.array([-up[1], up[0]])
+    a = (x, y, x + size * 0.6, y + size)
+    c = np.array([x + size * 0.3, y + size / 2]) + size * (-up * down + to_right * right)
+    b = (c[0] - size * 0.3, c[1] - size / 2, c[0] + size * 0.3, c[1] + size / 2)
+    for frame in (card_frame(a, up, b, -up), card_frame(b, -up, a, up)):
+        assert frame == pytest.approx((-1.0, down, right), abs=1e-6)
+    # upright, on screen: the second index lies down (y grows) and to the right (x grows)
+    assert card_frame((0, 0, 6, 10), (0, -1), (20, 30, 26, 40), (0, 1)) == pytest.approx((-1, 3, 2))
+
+
+def _pr(**p):
+    """An index read as its likeliest of ``p`` (code -> probability; the rest "no index")."""
+    probs = np.zeros(53, np.float32)
+    for code, v in p.items():
+        probs[CODES.index(code)] = v
+    probs[52] = 1 - probs.sum()
+    return probs
+
+
+def _upright_and_turned(pa, pb, conf=0.9, b_up=(0, 1)):
+    """An upright index at (0, 0) and another 3 sizes below and 2 to its right facing ``b_up``."""
+    from vision.reader import IndexRead
+
+    def read(box, probs, up):
+        k = int(probs[:52].argmax())
+        return IndexRead(box, CODES[k], conf * float(np.sqrt(probs[k])), probs, None, np.array(up, np.float64))
+
+    return [read((0, 0, 6, 10), pa, (0, -1)), read((20, 30, 26, 40), pb, b_up)]
+
+
+def test_two_indices_lying_as_one_cards_read_as_twins_are_read_together_as_one_card():
+    from vision.reader import read_as_pairs
+
+    s = Settings(pair_share=0.8)
+    reads = _upright_and_turned(_pr(**{"8S": 0.9, "8C": 0.1}), _pr(**{"8C": 0.6, "8S": 0.4}))
+    assert [c.card for c in group_indices(reads, s)] == ["8S", "8C"]  # as read, two cards, one wrong
+    both = read_as_pairs(reads, s)
+    assert [r.card for r in both] == ["8S", "8S"]
+    share = 0.36 / (0.36 + 0.06)
+    assert both[0].probs[CODES.index("8S")] == pytest.approx(share) and both[0].probs[52] == 0
+    # each keeps the detector's score: confidence sqrt(score x share) where it was sqrt(score x p)
+    assert both[1].confidence == pytest.approx(np.sqrt(0.9 ** 2 * share), rel=1e-5)
+    (card,) = group_indices(both, s)
+    assert card.card == "8S" and len(card.boxes) == 2
+    assert read_as_pairs(reads, Settings()) == reads  # off by default
+
+
+def test_two_cards_each_sure_of_its_own_code_facing_one_way_or_not_lying_so_stay_two():
+    from vision.reader import read_as_pairs
+
+    s = Settings(pair_share=0.5)
+    sure = _upright_and_turned(_pr(**{"8S": 0.98, "8C": 0.02}), _pr(**{"8C": 0.97, "8S": 0.03}))
+    assert [r.card for r in read_as_pairs(sure, s)] == ["8S", "8C"]  # 8C gives 8S under pair_each
+    unsure = (_pr(**{"8S": 0.9, "8C": 0.1}), _pr(**{"8C": 0.6, "8S": 0.4}))
+    same_way = _upright_and_turned(*unsure, b_up=(0, -1))
+    assert [r.card for r in read_as_pairs(same_way, s)] == ["8S", "8C"]
+    beside = _upright_and_turned(*unsure)
+    beside[1] = replace(beside[1], box=(60, 0, 66, 10))  # to its right, not below
+    assert [r.card for r in read_as_pairs(beside, s)] == ["8S", "8C"]
+
+
+def test_an_index_whose_card_has_its_two_indices_is_not_read_with_a_third():
+    from vision.reader import IndexRead, card_frame, read_as_pairs
+
+    s = Settings(pair_share=0.5)
+    reads = _upright_and_turned(_pr(**{"8S": 0.9, "8C": 0.1}), _pr(**{"8C": 0.6, "8S": 0.4}))
+    # the 8C index has another 8C index lying as its card's other one would (4 sizes below
+    # it and 1 to its right, as it faces): the 8C card is whole, and the 8S index stays a card
+    top = IndexRead((10, -10, 16, 0), "8C", 0.9, _pr(**{"8C": 0.9}), None, np.array([0.0, -1.0]))
+    assert card_frame(reads[1].box, reads[1].up, top.box, top.up) == pytest.approx((-1, 4, 1))
+    assert [r.card for r in read_as_pairs([*reads, top], s)] == ["8S", "8C", "8C"]
+    assert [r.card for r in read_as_pairs(reads, s)] == ["8S", "8S"]  # without it, read together

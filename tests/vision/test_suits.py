@@ -311,3 +311,53 @@ def test_a_second_black_suit_reader_has_its_say_after_the_first_and_not_in_grey_
     assert [say.suits for say in reader.suit_says(grey=True)] == ["SHDC"]
     shipped = Reader(DEFAULT_WEIGHTS)  # one black suit reader, upright (session 24)
     assert shipped.suit_up is None and shipped.suit.upright
+
+
+class _InkNet(_Net):
+    """A suit reader whose spade probability is how dark a crop's middle is: looks that differ
+    read differently."""
+
+    def __call__(self, crops, turns=1):
+        self.seen.append((crops, turns))
+        dark = 1 - crops[:, 20:28, 20:28].mean((1, 2, 3)) / 255
+        return np.column_stack([dark, 1 - dark]).astype(np.float32)
+
+
+def test_a_suit_reader_asked_at_several_margins_and_tilts_reads_every_look_in_one_batch_and_averages():
+    from types import SimpleNamespace
+
+    from vision.crops import crop_square, turn_upright
+    from vision.reader import Reader, Settings
+
+    img, box = _tee_photo(90.0), np.array([[80.0, 80.0, 120.0, 120.0]] * 2)
+    small = np.stack([crop_square(img, tuple(b), 32) for b in box])
+    reader = Reader.__new__(Reader)
+    reader.settings = Settings(suit_margins=(1.0, 1.4), suit_tilts=(-10.0, 0.0, 10.0))
+    reader.way_up = SimpleNamespace(degrees=lambda patches: np.full(len(patches), 90.0))
+    net = _InkNet(upright=True)
+    looks = reader.suit_crops(net, img, box)
+    assert [c.shape for c in looks] == [(2, 48, 48, 3)] * 2
+    assert not np.array_equal(looks[0], looks[1])  # cut at two margins
+    assert np.array_equal(looks[0][0], crop_square(img, tuple(box[0]), 48, 1.0))
+    probs = reader.suit_probs(net, looks, small)
+    (seen, turns), = net.seen  # one call: 2 margins x 3 tilts x 2 indices
+    assert turns == 1 and seen.shape == (12, 48, 48, 3)
+    each = [_InkNet(upright=True)(turn_upright(c, np.full(2, 90.0 + t)))
+            for c in looks for t in (-10.0, 0.0, 10.0)]
+    np.testing.assert_allclose(probs, np.mean(each, 0), rtol=1e-6)
+    # one stack (one margin), at the three tilts
+    net.seen.clear()
+    one = reader.suit_probs(net, looks[0], small, degrees=np.full(2, 90.0))
+    assert net.seen[0][0].shape == (6, 48, 48, 3) and one.shape == (2, 2)
+    plain = _InkNet(upright=False)
+    reader.suit_probs(plain, looks, small)
+    assert [(c.shape, t) for c, t in plain.seen] == [((2, 48, 48, 3), 4)] * 2  # each margin at every turn
+
+
+@pytest.mark.parametrize("bad, message", [({"suit_margins": ()}, "suit_margins"), ({"suit_margins": (1.15, 0)}, "suit_margins"),
+                                          ({"suit_tilts": ()}, "suit_tilts")])
+def test_reader_settings_with_no_suit_look_are_refused(bad, message):
+    from vision.reader import Settings
+
+    with pytest.raises(ValueError, match=message):
+        Settings(**bad)
