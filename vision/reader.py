@@ -102,6 +102,11 @@ class Settings:
     # over the index box's longer side, as ``vision.crops.crop_square`` takes it) and, by a reader
     # of upright crops, read at each of ``suit_tilts`` degrees off the way-up reader's angle; the
     # probabilities of all these looks are averaged. One look each: the crop as cut for training.
+    # More looks did not help: on 800 synthetic photos each (session 28, benchmarks/
+    # settings_sweep.py), cards missed / wrong, one look v tilts -10, 0, 10: synth2 569 / 206 v
+    # 574 / 204, synth4 608 / 250 v 610 / 249 (-20, 0, 20: 574 / 206, 615 / 249); margins 1.0,
+    # 1.15, 1.3 on synth2 575 / 206 (1.05 to 1.4: 571 / 206) (models/weights/suit-tilts-session28.json,
+    # suit-margins-session28.log).
     suit_margins: tuple[float, ...] = (MARGIN,)
     suit_tilts: tuple[float, ...] = (0.0,)
     # The grey-photo suit reader (``suit4.onnx``, models/suit.py, suits "SHDC"): in a photo with
@@ -160,7 +165,14 @@ class Settings:
     # lying so. Read as the code their probabilities multiplied find likeliest, when that code
     # has at least ``pair_share`` of the product and each index gives it at least ``pair_each``
     # (two cards that happen to lie so are each sure of their own code). 0 turns it off.
-    pair_share: float = 0.0
+    # On: 0.5 / 0.1. Session 28 (benchmarks/settings_sweep.py, models/weights/
+    # pairs-session28-*.json): on 800 synthetic photos each, cards missed / wrong, off v on:
+    # synth2 569 / 206 v 569 / 172, synth4 608 / 250 v 616 / 210, showdown23 1,622 / 452 v
+    # 1,626 / 419, unseen25 (decks no training set has) 735 / 338 v 746 / 298: 150 fewer wrong
+    # and 23 more missed (two cards lying so, read as one). 0.8 and 0.9 mended fewer (synth2 183,
+    # 190 wrong); on 500 other photos (pairs28, 300 of every kind and 200 showdowns) pair_each
+    # 0.02-0.2, pair_share 0.3-0.6 and pair_cos -0.3 to -0.9 made at most 3 cards' difference.
+    pair_share: float = 0.5
     pair_each: float = 0.1
     pair_cos: float = -0.5
     pair_along: tuple[float, ...] = (1.5, 5.5)
@@ -204,6 +216,9 @@ class IndexRead:
     probs: np.ndarray = field(repr=False)
     patch: np.ndarray | None = field(default=None, repr=False)  # the grey crop (same_turn_apart)
     up: np.ndarray | None = field(default=None, repr=False)  # the way its top faces, a unit (x, y) (way_up_apart)
+    # read together with its card's other index, which had read another code (read_as_pairs):
+    # how sure the two together are of the code (its share of their probabilities multiplied)
+    paired_share: float | None = None
 
 
 class Reader:
@@ -414,7 +429,8 @@ def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> li
     """``reads`` (each with its way up, ``up``) with each two read as two codes that lie as one
     card's two indices lie read as one card (Settings.pair_share): both given the code their
     probabilities multiplied find likeliest, those probabilities (normalised) and each its
-    confidence with that code's share in place of its own probability. The surest such pairs
+    confidence with that code's share in place of its own probability (``paired_share``: a card
+    read so with a share under ``uncertain_below`` is flagged uncertain). The surest such pairs
     first; an index is read with at most one other, and not with one at all when it already
     lies so with an index of its own code (its card has its two indices)."""
     s = settings
@@ -454,7 +470,8 @@ def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> li
         for m in (i, j):
             r = reads[m]
             score = r.confidence ** 2 / max(float(r.probs[CODES.index(r.card)]), 1e-9)  # the detector's
-            out[m] = replace(r, card=CODES[k], confidence=float(np.sqrt(min(score, 1.0) * share)), probs=probs)
+            out[m] = replace(r, card=CODES[k], confidence=float(np.sqrt(min(score, 1.0) * share)), probs=probs,
+                             paired_share=share)
     return out
 
 
@@ -585,7 +602,10 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
         confidence = 1 - miss
         if confidence < settings.min_card:
             continue
-        uncertain = far or confidence < settings.uncertain_below
+        # a card whose two indices read two codes, read as one of them: flagged unless the two
+        # together are sure of it (read_as_pairs)
+        split = any(ix.paired_share is not None and ix.paired_share < settings.uncertain_below for ix in near)
+        uncertain = far or split or confidence < settings.uncertain_below
         cards.append(CardRead(code, confidence, tuple(ix.box for ix in near), uncertain))
         left_over += [ix for ix in group if not any(ix is n for n in near)]
     return cards, left_over

@@ -412,8 +412,15 @@ def test_two_indices_lying_as_one_cards_read_as_twins_are_read_together_as_one_c
     # each keeps the detector's score: confidence sqrt(score x share) where it was sqrt(score x p)
     assert both[1].confidence == pytest.approx(np.sqrt(0.9 ** 2 * share), rel=1e-5)
     (card,) = group_indices(both, s)
-    assert card.card == "8S" and len(card.boxes) == 2
-    assert read_as_pairs(reads, Settings()) == reads  # off by default
+    assert card.card == "8S" and len(card.boxes) == 2 and not card.uncertain
+    # two indices that together are only a little surer of one code than of the other: one
+    # card, flagged for the player to check
+    s = Settings(pair_share=0.5)
+    close = read_as_pairs(_upright_and_turned(_pr(**{"8S": 0.6, "8C": 0.4}), _pr(**{"8C": 0.55, "8S": 0.45})), s)
+    assert [r.card for r in close] == ["8S", "8S"] and close[0].paired_share == pytest.approx(0.27 / 0.49)
+    (card,) = group_indices(close, s)
+    assert card.card == "8S" and card.uncertain and card.confidence > s.uncertain_below
+    assert read_as_pairs(reads, Settings(pair_share=0)) == reads  # 0: off
 
 
 def test_two_cards_each_sure_of_its_own_code_facing_one_way_or_not_lying_so_stay_two():
