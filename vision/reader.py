@@ -164,14 +164,16 @@ class Settings:
     # (:func:`card_frame`), and neither already one card with another index of its own code
     # lying so. Read as the code their probabilities multiplied find likeliest, when that code
     # has at least ``pair_share`` of the product and each index gives it at least ``pair_each``
-    # (two cards that happen to lie so are each sure of their own code). 0 turns it off.
-    # On: 0.5 / 0.1. Session 28 (benchmarks/settings_sweep.py, models/weights/
-    # pairs-session28-*.json): on 800 synthetic photos each, cards missed / wrong, off v on:
-    # synth2 569 / 206 v 569 / 172, synth4 608 / 250 v 616 / 210, showdown23 1,622 / 452 v
-    # 1,626 / 419, unseen25 (decks no training set has) 735 / 338 v 746 / 298: 150 fewer wrong
-    # and 23 more missed (two cards lying so, read as one). 0.8 and 0.9 mended fewer (synth2 183,
-    # 190 wrong); on 500 other photos (pairs28, 300 of every kind and 200 showdowns) pair_each
-    # 0.02-0.2, pair_share 0.3-0.6 and pair_cos -0.3 to -0.9 made at most 3 cards' difference.
+    # (two cards that happen to lie so are each sure of their own code). 0 turns it off; a
+    # weights folder without a way-up reader does not pair. On: 0.5 / 0.1. Session 28
+    # (benchmarks/settings_sweep.py, models/weights/pairs-session28-*.json), on 800 synthetic
+    # photos each, cards missed / wrong, off v on: synth2 569 / 206 v 569 / 172, synth4 608 /
+    # 250 v 616 / 210, showdown23 1,622 / 452 v 1,626 / 419, unseen25 (decks no training set
+    # has) 735 / 338 v 746 / 298: 150 fewer wrong and 23 more missed (two cards lying so, read
+    # as one); black and white synth2 and synth4 75 fewer wrong, 16 more missed. 0.8 and 0.9
+    # mended fewer (synth2 183, 190 wrong); on 500 other photos (pairs28: 300 of every kind,
+    # 200 showdowns) pair_each 0.02-0.2, pair_share 0.3-0.6, pair_cos -0.3 to -0.9 and
+    # pair_along 1-6.5 or 2-4.5 and pair_across -1-5 or 0.5-3.5 made at most 3 cards' difference.
     pair_share: float = 0.5
     pair_each: float = 0.1
     pair_cos: float = -0.5
@@ -188,6 +190,10 @@ class Settings:
             raise ValueError(f"suit_margins must be one or more sizes above 0, not {self.suit_margins!r}")
         if not self.suit_tilts:
             raise ValueError("suit_tilts must hold at least one angle (0: the way-up reader's own)")
+        for name in ("pair_along", "pair_across"):
+            bounds = getattr(self, name)
+            if len(bounds) != 2 or bounds[0] > bounds[1]:
+                raise ValueError(f"{name} must be two index sizes, the least then the most, not {bounds!r}")
 
     @classmethod
     def load(cls, folder: Path) -> Settings:

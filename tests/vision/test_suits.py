@@ -355,8 +355,9 @@ def test_a_suit_reader_asked_at_several_margins_and_tilts_reads_every_look_in_on
 
 
 @pytest.mark.parametrize("bad, message", [({"suit_margins": ()}, "suit_margins"), ({"suit_margins": (1.15, 0)}, "suit_margins"),
-                                          ({"suit_tilts": ()}, "suit_tilts")])
-def test_reader_settings_with_no_suit_look_are_refused(bad, message):
+                                          ({"suit_tilts": ()}, "suit_tilts"), ({"pair_along": (1.5,)}, "pair_along"),
+                                          ({"pair_across": (4.0, 0.0)}, "pair_across")])
+def test_reader_settings_that_cannot_be_met_are_refused(bad, message):
     from vision.reader import Settings
 
     with pytest.raises(ValueError, match=message):
