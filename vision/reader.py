@@ -175,6 +175,13 @@ class Settings:
     # 200 showdowns) pair_each 0.02-0.2, pair_share 0.3-0.6, pair_cos -0.3 to -0.9 and
     # pair_along 1-6.5 or 2-4.5 and pair_across -1-5 or 0.5-3.5 made at most 3 cards' difference.
     pair_share: float = 0.5
+    # With ``pair_weak`` above 0, an index read with less than ``min_index`` but at least this
+    # is kept to be read with its card's other index (of its own code too), and dropped unless
+    # that lifts it to ``min_index``. 0 turns it off. Off: at 0.15 on 800 synthetic photos
+    # each (session 28, models/weights/pairs-session28-weak-*.json), cards missed / wrong
+    # against off: synth2 -7 / +6, synth4 -9 / 0, showdown23 -7 / +8, unseen25 -8 / +11 (0.25
+    # about the same): a card more found for about one more wrong.
+    pair_weak: float = 0.0
     pair_each: float = 0.1
     pair_cos: float = -0.5
     pair_along: tuple[float, ...] = (1.5, 5.5)
@@ -278,15 +285,22 @@ class Reader:
                 net, self.suit_crops(net, img, boxes[mask]), crops[mask],
                 ways.degrees(np.flatnonzero(mask)) if ways is not None and net.upright else None),
                 rule, suits, weight)
-        reads = ((row, index_read(tuple(float(v) for v in box), score, p, self.settings, patch))
+        s = self.settings
+        pairs = s.pair_share > 0 and ways is not None
+        least = min(s.pair_weak, s.min_index) if pairs and s.pair_weak > 0 else s.min_index
+        reads = ((row, index_read(tuple(float(v) for v in box), score, p, s, patch, least=least))
                  for row, (box, score, p, patch) in enumerate(zip(boxes, scores, probs, patches, strict=True)))
         kept = [(row, r) for row, r in reads if r is not None]
+        weak = [(row, r) for row, r in kept if r.confidence < s.min_index]  # only with pair_weak
+        kept = [(row, r) for row, r in kept if r.confidence >= s.min_index]
         rows, reads = [row for row, _ in kept], [r for _, r in kept]
         if self._asks_way_up():
             reads = self._with_way_up(reads, lambda ask: ways.vectors([rows[i] for i in ask]))
-        if self.settings.pair_share > 0 and ways is not None and len(reads) > 1:
-            ups = ways.vectors(rows)
-            reads = read_as_pairs([replace(r, up=u) for r, u in zip(reads, ups, strict=True)], self.settings)
+        if pairs and len(reads) + len(weak) > 1:
+            every = reads + [r for _, r in weak]
+            ups = ways.vectors(rows + [row for row, _ in weak])
+            paired = read_as_pairs([replace(r, up=u) for r, u in zip(every, ups, strict=True)], s)
+            reads = [r for r in paired if r.confidence >= s.min_index]  # weak ones read with another may pass
         return reads
 
     def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:
@@ -438,7 +452,8 @@ def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> li
     confidence with that code's share in place of its own probability (``paired_share``: a card
     read so with a share under ``uncertain_below`` is flagged uncertain). The surest such pairs
     first; an index is read with at most one other, and not with one at all when it already
-    lies so with an index of its own code (its card has its two indices)."""
+    lies so with an index of its own code (its card has its two indices). An index weaker than
+    ``min_index`` (there only with ``pair_weak``) is read so with one of its own code too."""
     s = settings
     if s.pair_share <= 0 or len(reads) < 2:
         return reads
@@ -450,13 +465,16 @@ def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> li
         return lie[i, j]
 
     n = len(reads)
+    weak = [r.confidence < s.min_index for r in reads]  # kept only to be read with another (pair_weak)
     paired = {i for i in range(n) for j in range(n)
-              if i != j and reads[i].card == reads[j].card and _apart(reads[i], reads[j]) <= s.far_apart and lies(i, j)}
+              if i != j and not weak[i] and not weak[j] and reads[i].card == reads[j].card
+              and _apart(reads[i], reads[j]) <= s.far_apart and lies(i, j)}
     found = []
     for i in range(n):
         for j in range(i + 1, n):
             a, b = reads[i], reads[j]
-            if a.card == b.card or i in paired or j in paired or _apart(a, b) > s.far_apart:
+            same = a.card == b.card and not (weak[i] or weak[j])
+            if same or i in paired or j in paired or _apart(a, b) > s.far_apart:
                 continue
             both = a.probs[:NONE_CLASS].astype(np.float64) * b.probs[:NONE_CLASS]
             total = float(both.sum())
@@ -499,14 +517,15 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
 
 def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarray,
                settings: Settings = Settings(), patch: np.ndarray | None = None,
-               up: np.ndarray | None = None) -> IndexRead | None:
+               up: np.ndarray | None = None, least: float | None = None) -> IndexRead | None:
     """One index: the classifier's likeliest class, its confidence sqrt(detector score x
-    probability); None when that is "no index" or the confidence is under ``min_index``."""
+    probability); None when that is "no index" or the confidence is under ``min_index`` (or
+    ``least``, where given: a weak read kept to be read with its card's other index)."""
     k = int(p.argmax())
     if k == NONE_CLASS:
         return None
     conf = float(np.sqrt(score * p[k]))
-    if conf < settings.min_index:
+    if conf < (settings.min_index if least is None else least):
         return None
     return IndexRead(box, CODES[k], conf, p, patch, up)
 

@@ -448,3 +448,21 @@ def test_an_index_whose_card_has_its_two_indices_is_not_read_with_a_third():
     assert card_frame(reads[1].box, reads[1].up, top.box, top.up) == pytest.approx((-1, 4, 1))
     assert [r.card for r in read_as_pairs([*reads, top], s)] == ["8S", "8C", "8C"]
     assert [r.card for r in read_as_pairs(reads, s)] == ["8S", "8S"]  # without it, read together
+
+
+def test_a_weak_index_is_read_with_its_cards_other_index_of_its_own_code_and_lifted():
+    from vision.reader import read_as_pairs
+
+    s = Settings(pair_share=0.5, pair_weak=0.15)
+    # both read 8S, the lower one too weakly to be kept alone (under min_index 0.35)
+    a, b = _upright_and_turned(_pr(**{"8S": 0.9, "8C": 0.1}), _pr(**{"8S": 0.5, "8C": 0.2, "9S": 0.3}))
+    b = replace(b, confidence=0.3)
+    assert b.confidence < s.min_index
+    both = read_as_pairs([a, b], s)
+    assert [r.card for r in both] == ["8S", "8S"] and all(r.confidence >= s.min_index for r in both)
+    # two strong indices of one code are one card already: left as they are
+    strong = read_as_pairs([a, replace(b, confidence=0.8)], s)
+    assert [r.confidence for r in strong] == [a.confidence, 0.8]
+    # a weak index that lies as no card's other index is not lifted
+    alone = replace(b, box=(300, 300, 306, 310))
+    assert read_as_pairs([a, alone], s)[1].confidence == 0.3

@@ -134,3 +134,22 @@ def test_the_way_up_reader_is_asked_about_each_index_once(reader, monkeypatch):
     assert len(asked) > len(set(asked))  # this photo has indices both ask about
     assert shared.cards == alone.cards
     assert [(i.card, i.confidence) for i in shared.indices] == [(i.card, i.confidence) for i in alone.indices]
+
+
+def test_with_pair_weak_weak_indices_are_offered_to_the_pairing_and_kept_only_when_lifted(monkeypatch):
+    from dataclasses import replace
+
+    import vision.reader as module
+
+    weak_reader = Reader()
+    # min_index raised so that these photos have weak indices (few read under 0.35)
+    weak_reader.settings = replace(weak_reader.settings, pair_weak=0.15, min_index=0.8)
+    offered = []
+    pair = module.read_as_pairs
+    monkeypatch.setattr(module, "read_as_pairs", lambda reads, s: offered.extend(reads) or pair(reads, s))
+    least = weak_reader.settings.min_index
+    for truth in load_truth(FIXTURES):
+        reading = weak_reader.read(truth.image)
+        assert all(r.confidence >= least for r in reading.indices)  # none kept unlifted
+    assert any(r.confidence < least for r in offered)  # these photos have weak indices
+    assert all(r.confidence >= 0.15 for r in offered)
