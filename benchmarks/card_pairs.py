@@ -31,7 +31,7 @@ from engine.cards import CODES  # noqa: E402
 from vision.crops import crop_square  # noqa: E402
 from vision.evaluate import iou, synthetic_validation  # noqa: E402
 from vision.image import load_image  # noqa: E402
-from vision.reader import NONE_CLASS, Reader, card_frame, suit_twin  # noqa: E402
+from vision.reader import Reader, card_frame, pair_odds, suit_twin  # noqa: E402
 
 
 def pairs_of(reader: Reader, truths, within: float = 9.0) -> list[dict]:
@@ -70,9 +70,8 @@ def pairs_of(reader: Reader, truths, within: float = 9.0) -> list[dict]:
 def both_read(pa: np.ndarray, pb: np.ndarray) -> list:
     """The code two indices' probabilities multiplied find likeliest (no index ruled out), its
     share of the product, and each index's own probability of it."""
-    prod = pa[:NONE_CLASS].astype(np.float64) * pb[:NONE_CLASS]
-    k = int(prod.argmax())
-    return [CODES[k], round(float(prod[k] / max(prod.sum(), 1e-30)), 4), round(float(pa[k]), 4), round(float(pb[k]), 4)]
+    k, share, _ = pair_odds(pa, pb)
+    return [CODES[k], round(share, 4), round(float(pa[k]), 4), round(float(pb[k]), 4)]
 
 
 def percentiles(values) -> dict:

@@ -445,6 +445,23 @@ def _lie_as_one_card(a: IndexRead, b: IndexRead, settings: Settings) -> bool:
     return True
 
 
+def pair_odds(pa: np.ndarray, pb: np.ndarray) -> tuple[int, float, np.ndarray]:
+    """Two indices' probabilities (53 each) multiplied over the 52 codes ("no index" ruled out:
+    both are indices) and normalised: the likeliest code's class, its share, and all 52 shares
+    (a share of 0 where the two give no code any probability)."""
+    both = pa[:NONE_CLASS].astype(np.float64) * pb[:NONE_CLASS]
+    total = float(both.sum())
+    k = int(both.argmax())
+    if total <= 0:
+        return k, 0.0, both
+    return k, float(both[k]) / total, both / total
+
+
+def _detector_score(ix: IndexRead) -> float:
+    """The detector's score behind an index read (its confidence is sqrt(score x probability))."""
+    return ix.confidence ** 2 / max(float(ix.probs[CODES.index(ix.card)]), 1e-9)
+
+
 def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> list[IndexRead]:
     """``reads`` (each with its way up, ``up``) with each two read as two codes that lie as one
     card's two indices lie read as one card (Settings.pair_share): both given the code their
@@ -476,15 +493,10 @@ def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> li
             same = a.card == b.card and not (weak[i] or weak[j])
             if same or i in paired or j in paired or _apart(a, b) > s.far_apart:
                 continue
-            both = a.probs[:NONE_CLASS].astype(np.float64) * b.probs[:NONE_CLASS]
-            total = float(both.sum())
-            if total <= 0:
-                continue
-            k = int(both.argmax())
-            share = float(both[k]) / total
+            k, share, both = pair_odds(a.probs, b.probs)
             # the odds first, the geometry (dearer) only for the few pairs that pass them
             if share >= s.pair_share and min(float(a.probs[k]), float(b.probs[k])) >= s.pair_each and lies(i, j):
-                found.append((share, i, j, k, both / total))
+                found.append((share, i, j, k, both))
     out, used = list(reads), set()
     for share, i, j, k, both in sorted(found, key=lambda f: -f[0]):
         if i in used or j in used:
@@ -493,8 +505,8 @@ def read_as_pairs(reads: list[IndexRead], settings: Settings = Settings()) -> li
         probs = np.append(both, 0.0).astype(np.float32)  # "no index" ruled out: both are indices
         for m in (i, j):
             r = reads[m]
-            score = r.confidence ** 2 / max(float(r.probs[CODES.index(r.card)]), 1e-9)  # the detector's
-            out[m] = replace(r, card=CODES[k], confidence=float(np.sqrt(min(score, 1.0) * share)), probs=probs,
+            score = min(_detector_score(r), 1.0)
+            out[m] = replace(r, card=CODES[k], confidence=float(np.sqrt(score * share)), probs=probs,
                              paired_share=share)
     return out
 
@@ -545,7 +557,7 @@ def read_again(ix: IndexRead, taken: set[str], settings: Settings = Settings()) 
     p_read = float(p[CODES.index(ix.card)])
     if p_read <= 0:
         return None
-    score = ix.confidence ** 2 / p_read
+    score = _detector_score(ix)
     for code in taken | {ix.card}:
         p[CODES.index(code)] = 0.0
     if p.sum() <= 0:
