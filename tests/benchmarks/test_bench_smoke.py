@@ -580,3 +580,27 @@ def test_card_pairs_tells_one_cards_two_indices_from_two_cards_and_counts_what_a
     out = module.summary(rows, {"cos": -0.5, "along": [1.5, 5.5], "across": [0.0, 4.0]})
     assert (out["one_card"], out["two_cards"], out["one_card_read_as_two_codes"], out["of_those_suit_twins"]) == (1, 2, 1, 1)
     assert (out["taken_one_card"], out["taken_two_cards"], out["taken_one_card_read_as_suit_twins"]) == (1, 0, 1)
+
+
+def test_read_errors_tells_misread_read_twice_and_unlabelled_cards():
+    from vision.evaluate import Truth
+    from vision.types import CardRead
+
+    module = script("read_errors")
+    truth = Truth(Path("a.jpg"), "g", [("KC", (10, 10, 30, 40)), ("KC", (200, 200, 220, 230)),
+                                       ("5H", (100, 100, 120, 130))])
+    errata = [{"image": "a.jpg", "card": "QC", "box": [600, 0, 630, 25]},
+              {"image": "a.jpg", "card": "joker", "box": [300, 300, 330, 330]}]
+
+    def kind(code, box, reported):
+        card = CardRead(code, 0.9, (box,), False)
+        return module.wrong_card(card, truth, reported, errata, (640, 640, 3))
+
+    assert kind("KS", (11, 10, 30, 41), {"KS", "5H"})["kind"] == "misread"  # the KC is not reported
+    assert kind("KS", (11, 10, 30, 41), {"KS", "KC", "5H"})["kind"] == "read twice"
+    far = kind("2D", (400, 400, 420, 430), {"2D"})
+    assert far["kind"] == "unlabelled" and not far["at_edge"]
+    edge = kind("QC", (601, 0, 629, 24), {"QC"})
+    assert edge["kind"] == "unlabelled, read right by eye" and edge["at_edge"]
+    assert kind("QS", (601, 0, 629, 24), {"QS"})["kind"] == "unlabelled, read wrong by eye"
+    assert kind("KD", (300, 300, 330, 331), {"KD"})["kind"] == "unlabelled, read wrong by eye"

@@ -1,0 +1,168 @@
+"""Why cards are missed, and what the wrong ones are: for every labelled card the reader does
+not report, which step lost it; for every card it reports that the labels do not hold, what lies
+under it.
+
+Each photo is read as the shipped reader reads it, and once more with every detector box down
+to ``--low`` kept and nothing dropped (no ``min_index``, no pairing), so that each labelled
+index can be traced. A labelled card not reported (or reported as another code) falls in the
+first of these that holds:
+
+- ``no box``: no detector box at ``det_conf`` overlaps any of its indices (IoU >= 0.3);
+  ``low box`` if one does at ``--low``;
+- ``read none``: a box at ``det_conf`` overlaps, but the classifier reads it likeliest as no
+  index;
+- ``read other``: boxes found, but each is read likeliest as another code (the commonest
+  codes are listed);
+- ``read weak``: read likeliest as its code, but under ``min_index``;
+- ``paired away``: read as its code, but read together with another index as one card
+  (``read_as_pairs``) as another code;
+- ``rules``: an index read as its code was kept, and the card rules (``group_indices``:
+  one card per code, the suit twin, ``min_card``) or the pairing of two indices read the card
+  away.
+
+A card reported that the labels do not hold is ``misread`` when its boxes lie on a labelled
+index whose card is not reported, ``read twice`` when they lie only on indices of cards reported
+too, and ``unlabelled`` when they lie on no labelled index (a false alarm, or a card the labels
+leave out: real-dev's leave out most cards cut by the photo's edge). ``--errata FILE`` (a JSON
+list of {"image", "card", "box", "note"}: cards seen by eye on unlabelled places) says which
+unlabelled reads are such cards, read right or not; the labels themselves are never changed.
+
+Diagnosis only: it changes nothing. On real-dev (validation only) it says where to look; any
+change is decided on synthetic photos.
+
+    python benchmarks/miss_causes.py --data ../shared/real-dev [--data data/synth4 --photos 300]
+        [--errata benchmarks/real_dev_errata.json] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.evaluate import iou, load_truth, synthetic_validation  # noqa: E402
+from vision.image import is_grey, load_image  # noqa: E402
+from vision.reader import Reader, _detector_score, group_indices  # noqa: E402
+
+MATCH = 0.3  # IoU for a box to be a labelled index's
+
+
+def truths_of(folder: Path, photos: int | None):
+    if (folder / "summary.json").exists():
+        return synthetic_validation(folder, photos)
+    return load_truth(folder)[:photos]
+
+
+def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None) -> dict:
+    shipped = reader.settings
+    loose = replace(shipped, det_conf=low, min_index=0.0, pair_share=0.0)
+    tally: dict[str, Counter] = defaultdict(Counter)
+    read_as: dict[str, Counter] = defaultdict(Counter)
+    rows, wrong = [], []
+    for t in truths:
+        img = load_image(t.image)
+        reads = reader.read_indices(img)
+        read_cards = group_indices(reads, shipped)
+        cards = {c.card for c in read_cards}
+        for c in read_cards:
+            if c.card not in t.codes:
+                row = wrong_card(c, t, cards, errata or [], img.shape)
+                tally[t.group][row["kind"]] += 1
+                wrong.append(row)
+        det_boxes, det_scores = reader.detector(img, conf=low, scales=shipped.det_scales)
+        reader.settings = loose
+        try:
+            every = reader._read_at(img, shipped.det_scales, reader.grey_suit is not None and is_grey(img))
+        finally:
+            reader.settings = shipped
+        by_code = defaultdict(list)
+        for code, box in t.boxes:
+            by_code[code].append(box)
+        for code, boxes in by_code.items():
+            tally[t.group]["cards"] += 1
+            if code in cards:
+                continue
+            mine = [r for r in every if max(iou(r.box, b) for b in boxes) >= MATCH]
+            strong = [r for r in mine if _detector_score(r) >= shipped.det_conf]
+            boxed = [s for b0, s in zip(det_boxes, det_scores, strict=True)
+                     if max(iou(b0, b) for b in boxes) >= MATCH]
+            kept = [r for r in reads if r.card == code and max(iou(r.box, b) for b in boxes) >= MATCH]
+            if kept:
+                cause = "rules"
+            elif not strong:
+                # a box the classifier reads likeliest as no index, or only weaker boxes, or none
+                cause = ("read none" if any(sc >= shipped.det_conf for sc in boxed)
+                         else "low box" if boxed else "no box")
+            elif all(r.card != code for r in strong):
+                cause = "read other"
+                for r in strong:
+                    read_as[t.group][f"{code}->{r.card}"] += 1
+            elif all(r.confidence < shipped.min_index for r in strong if r.card == code):
+                cause = "read weak"
+            else:
+                cause = "paired away"  # read as its code, then read with another index as another
+            tally[t.group][cause] += 1
+            rows.append({"image": t.image.name, "card": code, "cause": cause,
+                         "reads": [[r.card, round(r.confidence, 3), round(_detector_score(r), 3)] for r in mine]})
+    return {"groups": {g: dict(c) for g, c in tally.items()},
+            "read_as": {g: dict(c.most_common(12)) for g, c in read_as.items()}, "missed": rows,
+            "wrong": wrong}
+
+
+WRONG_KINDS = ("misread", "read twice", "unlabelled", "unlabelled, read right by eye",
+               "unlabelled, read wrong by eye")
+
+
+def wrong_card(card, truth, cards: set[str], errata: list[dict], shape) -> dict:
+    """What lies under a reported card that the labels do not hold."""
+    under = sorted({code for code, tb in truth.boxes if max(iou(b, tb) for b in card.boxes) >= MATCH})
+    if under:
+        kind = "read twice" if all(code in cards for code in under) else "misread"
+    else:
+        kind = "unlabelled"
+        seen = [e for e in errata if e["image"] == truth.image.name
+                and max(iou(b, e["box"]) for b in card.boxes) >= MATCH]
+        if seen:
+            kind += ", read right by eye" if seen[0]["card"] == card.card else ", read wrong by eye"
+    h, w = shape[:2]
+    edge = any(min(b[0], b[1], w - b[2], h - b[3]) < 0.02 * max(w, h) for b in card.boxes)
+    return {"image": truth.image.name, "card": card.card, "kind": kind, "under": under,
+            "confidence": round(card.confidence, 3), "uncertain": card.uncertain, "at_edge": edge,
+            "boxes": [[round(v, 1) for v in b] for b in card.boxes]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", type=Path, action="append", required=True)
+    ap.add_argument("--photos", type=int, default=None)
+    ap.add_argument("--weights", type=Path, default=None)
+    ap.add_argument("--low", type=float, default=0.02, help="detector score kept for tracing")
+    ap.add_argument("--errata", type=Path, default=None, help="cards seen by eye where the labels have none")
+    ap.add_argument("--json", type=Path, default=None)
+    a = ap.parse_args()
+    errata = json.loads(a.errata.read_text()) if a.errata else []
+    reader = Reader(a.weights)
+    out = {}
+    for folder in a.data:
+        res = causes(reader, truths_of(folder, a.photos), a.low, errata)
+        out[str(folder)] = res
+        for g, c in res["groups"].items():
+            miss = {k: v for k, v in sorted(c.items()) if k != "cards" and k not in WRONG_KINDS}
+            wrong = {k: v for k, v in sorted(c.items()) if k in WRONG_KINDS}
+            print(f"{folder} {g}: {c.get('cards', 0)} cards, {sum(miss.values())} missed:",
+                  ", ".join(f"{k} {v}" for k, v in miss.items()))
+            print(f"   {sum(wrong.values())} wrong:", ", ".join(f"{k} {v}" for k, v in wrong.items()))
+            if res["read_as"].get(g):
+                print("   read as:", res["read_as"][g])
+    if a.json:
+        a.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
