@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     o = result["overall"]
     print(f"{result['data']}: {o['photos']} photos")
     print(f"  cards: precision {o['precision']:.3f}, recall {o['recall']:.3f}, exact hands {o['exact_hand_rate']:.1%}")
+    print(f"  flagged uncertain: {o['cards_flagged']} of {o['cards_read']} cards read, {o['wrong_flagged']} of the "
+          f"{o['cards_wrong']} wrong; precision of the cards not flagged {o['unflagged_precision']:.3f}")
     print(f"  index mAP50 {result['index_map50']:.3f} (class-agnostic {result['index_map50_class_agnostic']:.3f}); "
           f"median {result['median_ms']:.0f} ms a photo")
     for g, s in result["groups"].items():

@@ -163,8 +163,11 @@ def evaluate_truths(reader, truths: list[Truth], progress=None, load=None) -> di
         predicted = set(reading.codes())
         truth = t.codes
         tp = len(predicted & truth)
+        # the cards the reader flags uncertain, which the app asks the player to check
+        flagged = {c.card for c in reading.cards if c.uncertain}
         g = per_group.setdefault(t.group, Counter())
-        g.update(photos=1, tp=tp, pred=len(predicted), truth=len(truth), exact=int(predicted == truth))
+        g.update(photos=1, tp=tp, pred=len(predicted), truth=len(truth), exact=int(predicted == truth),
+                 flagged=len(flagged), flagged_wrong=len(flagged - truth))
         for code, box in t.boxes:
             gt_by_class.setdefault(code, {}).setdefault(i, []).append(box)
             gt_agnostic.setdefault(i, []).append(box)
@@ -205,6 +208,11 @@ def evaluate_truths(reader, truths: list[Truth], progress=None, load=None) -> di
             # True indices with a read index over them (IoU >= 0.5), and of those, read right.
             "indices_found": c["idx_found"] / c["idx_truth"] if c["idx_truth"] else 1.0,
             "found_read_right": c["idx_right"] / c["idx_found"] if c["idx_found"] else 1.0,
+            # Cards flagged uncertain (the app marks them to be checked), how many of the wrong
+            # ones are among them, and the precision of the cards read without a flag.
+            "cards_flagged": c["flagged"], "wrong_flagged": c["flagged_wrong"],
+            "unflagged_precision": ((c["tp"] - (c["flagged"] - c["flagged_wrong"])) / (c["pred"] - c["flagged"])
+                                    if c["pred"] > c["flagged"] else 1.0),
         }
 
     total = sum(per_group.values(), Counter())

@@ -52,8 +52,11 @@ def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
     indices = (IndexRead((10, 10, 20, 20), "QS", 0.9, p), IndexRead((45, 45, 55, 55), "TS", 0.8, p))
 
     class FakeReader:
+        flag_right = False  # flag the right QS, not the wrong TS
+
         def read(self, image):
-            cards = (CardRead("QS", 0.9, ((10, 10, 20, 20),), False), CardRead("TS", 0.8, ((45, 45, 55, 55),), False))
+            cards = (CardRead("QS", 0.9, ((10, 10, 20, 20),), self.flag_right),
+                     CardRead("TS", 0.8, ((45, 45, 55, 55),), not self.flag_right))
             return Reading(cards, 5.0, 100, 100, indices)
 
     result = evaluate(FakeReader(), tmp_path)
@@ -61,6 +64,12 @@ def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
     assert (g["precision"], g["recall"], g["exact_hand_rate"]) == (0.5, 0.5, 0.0)
     assert (g["cards_true"], g["cards_read"], g["cards_missed"], g["cards_wrong"]) == (2, 2, 1, 1)
     assert g["indices_found"] == pytest.approx(2 / 3) and g["found_read_right"] == 0.5
+    # the wrong TS is flagged uncertain: the one card read without a flag is right
+    assert (g["cards_flagged"], g["wrong_flagged"], g["unflagged_precision"]) == (1, 1, 1.0)
+    reader = FakeReader()
+    reader.flag_right = True
+    g = evaluate(reader, tmp_path)["groups"]["table"]
+    assert (g["cards_flagged"], g["wrong_flagged"], g["unflagged_precision"]) == (1, 0, 0.0)
     assert result["confused"] == [{"true": "TC", "read": "TS", "count": 1}]
     assert result["median_ms"] == 5.0
 
