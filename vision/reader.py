@@ -47,6 +47,16 @@ class Settings:
     # a webcam has indices too small for the detector at full scale (a 2x look costs about four
     # full-scale ones, so only photos that read nothing pay it). () turns it off.
     zoom_scales: tuple[float, ...] = (2.0,)
+    # A photo whose indices read are small (their median side under ``small_side`` pixels: cards
+    # far from the camera on a table) is read again with the detector also looking at
+    # ``small_scales`` (with ``zoom`` only, as the closer look above). 0 turns it off. Off: on
+    # 800 synthetic photos each (session 29, benchmarks/settings_sweep.py,
+    # models/weights/small-look-session29.json), at 20 px cards missed / wrong unseen25 746 / 298
+    # -> 719 / 317, showdown23 1,626 / 419 -> 1,587 / 425, synth2 569 / 172 -> 549 / 189, synth4
+    # 616 / 210 -> 597 / 218: 105 more found, 50 more wrong, precision lower on every set (25
+    # and 30 px: more of both).
+    small_side: float = 0.0
+    small_scales: tuple[float, ...] = (2.0,)
     cls_turns: int = 4  # each index read at four quarter turns, probabilities averaged
     min_index: float = 0.35  # an index read with less than this is dropped
     min_card: float = 0.5  # a card with less than this is not reported
@@ -264,11 +274,16 @@ class Reader:
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
-        again at ``settings.zoom_scales``."""
+        again at ``settings.zoom_scales``, and one whose indices are small also at
+        ``settings.small_scales`` (Settings.small_side)."""
         grey = self.grey_suit is not None and is_grey(img)
         reads = self._read_at(img, self.settings.det_scales, grey)
-        if not reads and zoom and self.settings.zoom_scales:
-            reads = self._read_at(img, self.settings.zoom_scales, grey)
+        s = self.settings
+        if not reads and zoom and s.zoom_scales:
+            reads = self._read_at(img, s.zoom_scales, grey)
+        elif (reads and zoom and s.small_side > 0 and s.small_scales
+              and float(np.median([_size(r.box) for r in reads])) < s.small_side):
+            reads = self._read_at(img, (*s.det_scales, *s.small_scales), grey)
         return reads
 
     def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False) -> list[IndexRead]:

@@ -604,3 +604,15 @@ def test_read_errors_tells_misread_read_twice_and_unlabelled_cards():
     assert edge["kind"] == "unlabelled, read right by eye" and edge["at_edge"]
     assert kind("QS", (601, 0, 629, 24), {"QS"})["kind"] == "unlabelled, read wrong by eye"
     assert kind("KD", (300, 300, 330, 331), {"KD"})["kind"] == "unlabelled, read wrong by eye"
+
+
+def test_extra_look_counts_gains_on_the_photos_each_trigger_picks():
+    module = script("extra_look")
+    rows = [{"indices": 20, "median_side": 15.0, "right": 3, "wrong": 1},
+            {"indices": 2, "median_side": 50.0, "right": 0, "wrong": 2},
+            {"indices": 0, "median_side": 0.0, "right": 0, "wrong": 0}]
+    got = {t["when"]: (t["photos"], t["right"], t["wrong"]) for t in module.triggers(rows)}
+    assert got["every photo"] == (3, 3, 3)
+    assert got["median side < 20 px"] == (1, 3, 1)  # a photo that read nothing has no median
+    assert got["16 or more indices"] == (1, 3, 1)
+    assert got["4 or more indices"] == (1, 3, 1)

@@ -57,3 +57,17 @@ def test_the_closer_look_can_be_skipped_or_turned_off():
     off = _reader(finds_at={2.0}, zoom_scales=())
     assert off.read(IMG).codes() == []
     assert off.detector.asked == [(1.0, 0.5)]
+
+
+def test_a_photo_of_small_indices_is_read_again_with_the_small_scales_too():
+    reader = _reader(finds_at={1.0}, small_side=40)  # the index found is 30 px high
+    assert reader.read(IMG).codes() == ["AS"]
+    assert reader.detector.asked == [(1.0, 0.5), (1.0, 0.5, 2.0)]
+
+
+def test_no_small_look_for_big_indices_without_zoom_or_when_off():
+    for settings, zoom in (({"small_side": 25}, True), ({"small_side": 40}, False), ({}, True),
+                           ({"small_side": 40, "small_scales": ()}, True)):
+        reader = _reader(finds_at={1.0}, **settings)
+        assert reader.read(IMG, zoom=zoom).codes() == ["AS"]
+        assert reader.detector.asked == [(1.0, 0.5)], settings
