@@ -57,6 +57,13 @@ class Settings:
     # and 30 px: more of both).
     small_side: float = 0.0
     small_scales: tuple[float, ...] = (2.0,)
+    # An index that only that look finds (none of the first reads overlaps it, IoU 0.3) is kept
+    # only from this confidence on (0: as any other index, from ``min_index``). It changes little:
+    # with small_side 20 on the same 800 photos each, 0 v 0.6 missed / wrong unseen25 719 / 317
+    # v 721 / 309, showdown23 1,587 / 425 v 1,590 / 422, synth2 549 / 189 v 556 / 187, synth4
+    # 597 / 218 v 600 / 218 (models/weights/small-min-session29.json): the look's wrong cards
+    # are mostly indices the first looks found too, read otherwise.
+    small_min: float = 0.0
     cls_turns: int = 4  # each index read at four quarter turns, probabilities averaged
     min_index: float = 0.35  # an index read with less than this is dropped
     min_card: float = 0.5  # a card with less than this is not reported
@@ -283,7 +290,9 @@ class Reader:
             reads = self._read_at(img, s.zoom_scales, grey)
         elif (reads and zoom and s.small_side > 0 and s.small_scales
               and float(np.median([_size(r.box) for r in reads])) < s.small_side):
-            reads = self._read_at(img, (*s.det_scales, *s.small_scales), grey)
+            first = reads
+            reads = [r for r in self._read_at(img, (*s.det_scales, *s.small_scales), grey)
+                     if r.confidence >= s.small_min or any(iou(r.box, f.box) >= 0.3 for f in first)]
         return reads
 
     def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False) -> list[IndexRead]:

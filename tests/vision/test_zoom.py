@@ -71,3 +71,21 @@ def test_no_small_look_for_big_indices_without_zoom_or_when_off():
         reader = _reader(finds_at={1.0}, **settings)
         assert reader.read(IMG, zoom=zoom).codes() == ["AS"]
         assert reader.detector.asked == [(1.0, 0.5)], settings
+
+
+class _TwoLooks(_Detector):
+    """One index at the usual looks; with a 2x look, also a weak one elsewhere."""
+
+    def __call__(self, img, conf, scales):
+        self.asked.append(tuple(scales))
+        boxes, scores = [[10, 10, 30, 40]], [0.9]
+        if 2.0 in scales:
+            boxes, scores = [[10, 10, 30, 40], [60, 50, 80, 80]], [0.9, 0.2]
+        return np.array(boxes, np.float32), np.array(scores, np.float32)
+
+
+def test_an_index_only_the_small_look_finds_is_kept_from_small_min_on():
+    for small_min, kept in ((0.0, 2), (0.5, 1)):  # the weak one reads with sqrt(0.2 x 1) = 0.45
+        reader = _reader(finds_at=set(), small_side=40, small_min=small_min)
+        reader.detector = _TwoLooks(set())
+        assert len(reader.read(IMG).indices) == kept, small_min
