@@ -16,15 +16,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.settings_sweep import remembering  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.image import load_image  # noqa: E402
-from vision.reader import Reader  # noqa: E402
+from vision.reader import Reader, median_side  # noqa: E402
 
 SMALL = (20, 25, 30, 35, 40)  # median index side, pixels
 MANY = (4, 8, 12, 16)  # indices read
@@ -43,10 +41,9 @@ def per_photo(reader: Reader, truths, scale: float) -> list[dict]:
         reader.settings = more
         b = reader.read(img)
         reader.settings = base
-        sides = [max(x.box[2] - x.box[0], x.box[3] - x.box[1]) for x in a.indices]
         got_a, got_b = set(a.codes()), set(b.codes())
         rows.append({"image": t.image.name, "indices": len(a.indices),
-                     "median_side": float(np.median(sides)) if sides else 0.0,
+                     "median_side": median_side(list(a.indices)),
                      "right": len(got_b & t.codes) - len(got_a & t.codes),
                      "wrong": len(got_b - t.codes) - len(got_a - t.codes)})
     return rows

@@ -4,7 +4,8 @@ under it.
 
 Each photo is read as the shipped reader reads it, and once more with every detector box down
 to ``--low`` kept and nothing dropped (no ``min_index``, no pairing), so that each labelled
-index can be traced. A labelled card not reported (or reported as another code) falls in the
+index can be traced (the networks' answers are remembered, so that second read asks the
+detector nothing new). A labelled card not reported (or reported as another code) falls in the
 first of these that holds:
 
 - ``no box``: no detector box at ``det_conf`` overlaps any of its indices (IoU >= 0.3);
@@ -16,9 +17,8 @@ first of these that holds:
 - ``read weak``: read likeliest as its code, but under ``min_index``;
 - ``paired away``: read as its code, but read together with another index as one card
   (``read_as_pairs``) as another code;
-- ``rules``: an index read as its code was kept, and the card rules (``group_indices``:
-  one card per code, the suit twin, ``min_card``) or the pairing of two indices read the card
-  away.
+- ``rules``: an index read as its code was kept (pairing done), and the card rules
+  (``group_indices``: one card per code, the suit twin, ``min_card``) read the card away.
 
 A card reported that the labels do not hold is ``misread`` when its boxes lie on a labelled
 index whose card is not reported, ``read twice`` when they lie only on indices of cards reported
@@ -30,7 +30,7 @@ unlabelled reads are such cards, read right or not; the labels themselves are ne
 Diagnosis only: it changes nothing. On real-dev (validation only) it says where to look; any
 change is decided on synthetic photos.
 
-    python benchmarks/miss_causes.py --data ../shared/real-dev [--data data/synth4 --photos 300]
+    python benchmarks/read_errors.py --data ../shared/real-dev [--data data/synth4 --photos 300]
         [--errata benchmarks/real_dev_errata.json] [--json OUT]
 """
 
@@ -46,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.settings_sweep import remembering  # noqa: E402
 from vision.evaluate import iou, load_truth, synthetic_validation  # noqa: E402
 from vision.image import is_grey, load_image  # noqa: E402
 from vision.reader import Reader, _detector_score, group_indices  # noqa: E402
@@ -147,7 +148,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args()
     errata = json.loads(a.errata.read_text()) if a.errata else []
-    reader = Reader(a.weights)
+    reader = remembering(Reader(a.weights))
     out = {}
     for folder in a.data:
         res = causes(reader, truths_of(folder, a.photos), a.low, errata)

@@ -288,8 +288,7 @@ class Reader:
         s = self.settings
         if not reads and zoom and s.zoom_scales:
             reads = self._read_at(img, s.zoom_scales, grey)
-        elif (reads and zoom and s.small_side > 0 and s.small_scales
-              and float(np.median([_size(r.box) for r in reads])) < s.small_side):
+        elif reads and zoom and s.small_side > 0 and s.small_scales and median_side(reads) < s.small_side:
             first = reads
             reads = [r for r in self._read_at(img, (*s.det_scales, *s.small_scales), grey)
                      if r.confidence >= s.small_min or any(iou(r.box, f.box) >= 0.3 for f in first)]
@@ -438,6 +437,11 @@ def load_suit_reader(folder: Path, settings: Settings, threads: int = 2, name: s
 
 def _size(box) -> float:
     return max(box[2] - box[0], box[3] - box[1], 1.0)
+
+
+def median_side(reads: list[IndexRead]) -> float:
+    """The median side of the indices read, in pixels (Settings.small_side; 0 when none)."""
+    return float(np.median([_size(r.box) for r in reads])) if reads else 0.0
 
 
 def _centre(box) -> np.ndarray:
