@@ -11,6 +11,14 @@ import numpy as np
 
 from vision.crops import CROP, cos_sin_degrees, normalise, to_grey
 
+# Whether onnxruntime's worker threads spin, waiting for work, after each run. Off: the reader
+# runs the networks between Python steps (cropping, grouping) on a laptop's few cores, where a
+# spinning thread takes the core the Python thread needs. Side by side on 100 real-dev photos
+# (benchmarks/ort_spinning.py, 2026-12-04, this 2-core machine, session 30,
+# models/weights/speed-session30-spinning.json) the reader took 0.91 of the time with it off;
+# the answers are the same either way.
+ALLOW_SPINNING = False
+
 
 def _session(path: Path, threads: int):
     import onnxruntime as ort
@@ -19,6 +27,7 @@ def _session(path: Path, threads: int):
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if ALLOW_SPINNING else "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 

@@ -616,3 +616,44 @@ def test_extra_look_counts_gains_on_the_photos_each_trigger_picks():
     assert got["median side < 20 px"] == (1, 3, 1)  # a photo that read nothing has no median
     assert got["16 or more indices"] == (1, 3, 1)
     assert got["4 or more indices"] == (1, 3, 1)
+
+
+def test_flag_rules_records_each_card_and_counts_a_rule():
+    import numpy as np
+
+    from engine.cards import CODES
+    from vision.reader import IndexRead
+    from vision.types import CardRead, Reading
+
+    module = script("flag_rules")
+
+    def index(box, code, p, score=0.81):
+        probs = np.zeros(53, np.float32)
+        probs[CODES.index(code)] = p
+        probs[CODES.index("KC")] = 1 - p  # the next likeliest code
+        return IndexRead(box, code, float(np.sqrt(score * p)), probs)
+
+    a, b = index((0, 0, 20, 30), "KS", 0.9), index((100, 100, 120, 130), "KS", 0.6)
+    lone = index((300, 300, 310, 316), "5H", 1.0, score=0.64)
+    reading = Reading((CardRead("KS", 0.93, (a.box, b.box), False), CardRead("5H", 0.8, (lone.box,), True)),
+                      10.0, 640, 640, (a, b, lone))
+    ks, five = module.card_records(reading, {"KC", "5H"})
+    assert (ks["n"], ks["side"], ks["black"], ks["right"], ks["flag"]) == (2, 30.0, True, False, False)
+    assert (ks["p"], ks["gap"], ks["det"]) == (0.6, 0.2, 0.81)  # the weaker index's
+    assert (five["n"], five["side"], five["black"], five["right"], five["det"]) == (1, 16.0, False, True, 0.64)
+    rows = [ks, five]
+    assert module.count(rows, module.rules()["shipped"]) == {
+        "cards": 2, "wrong": 1, "flagged": 1, "wrong_flagged": 0, "right_flagged": 1, "unflagged_precision": 0.0}
+    caught = module.count(rows, module.rules()["p<0.8"])  # the wrong KS is flagged too
+    assert (caught["flagged"], caught["wrong_flagged"], caught["unflagged_precision"]) == (2, 1, 1.0)
+
+
+def test_ort_spinning_builds_each_reader_as_asked_and_leaves_the_default():
+    import vision.onnx
+
+    module = script("ort_spinning")
+    default = vision.onnx.ALLOW_SPINNING
+    spinning = module.reader_with(True, ROOT / "models" / "weights")
+    entry = "session.intra_op.allow_spinning"
+    assert spinning.detector.session.get_session_options().get_session_config_entry(entry) == "1"
+    assert vision.onnx.ALLOW_SPINNING == default is False

@@ -153,3 +153,14 @@ def test_with_pair_weak_weak_indices_are_offered_to_the_pairing_and_kept_only_wh
         assert all(r.confidence >= least for r in reading.indices)  # none kept unlifted
     assert any(r.confidence < least for r in offered)  # these photos have weak indices
     assert all(r.confidence >= 0.15 for r in offered)
+
+
+def test_the_networks_threads_do_not_spin_between_runs(reader):
+    # onnxruntime's worker threads spin after each run by default, taking the core that the
+    # reader's Python steps need on a 2-core laptop (benchmarks/ort_spinning.py): off.
+    sessions = [reader.detector.session, reader.classifier.session, reader.suit.session,
+                reader.grey_suit.session, reader.way_up.session]
+    for session in sessions:
+        options = session.get_session_options()
+        assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+        assert options.intra_op_num_threads == 2
