@@ -106,6 +106,14 @@ def count(rows: list[dict], rule) -> dict:
             "unflagged_precision": round(right_left / left, 4) if left else 1.0}
 
 
+def unflagged_wrong(rows: list[dict]) -> dict:
+    """The wrong cards the shipped flag leaves unflagged: how many, how many black, of one index,
+    and their median confidence."""
+    wrong = [r for r in rows if not r["right"] and not r["flag"]]
+    return {"cards": len(wrong), "black": sum(r["black"] for r in wrong), "one_index": sum(r["n"] == 1 for r in wrong),
+            "median_conf": round(float(np.median([r["conf"] for r in wrong])), 3) if wrong else None}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
@@ -132,8 +140,13 @@ def main() -> None:
             figures[data][name] = f
             print(f"| {data} | {name} | {f['cards']} | {f['wrong']} | {f['flagged']} | {f['wrong_flagged']} | "
                   f"{f['right_flagged']} | {f['unflagged_precision']:.4f} |")
+    left = {data: unflagged_wrong(rows) for data, rows in records.items()}
+    for data, w in left.items():
+        print(f"{data}: {w['cards']} wrong cards unflagged, {w['black']} of them black, {w['one_index']} of one index, "
+              f"median confidence {w['median_conf']}")
     if args.json:
-        args.json.write_text(json.dumps({"records": str(args.records), "figures": figures}, indent=2))
+        args.json.write_text(json.dumps({"records": str(args.records), "figures": figures, "unflagged_wrong": left},
+                                        indent=2))
 
 
 if __name__ == "__main__":

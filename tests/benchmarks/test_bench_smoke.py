@@ -646,6 +646,7 @@ def test_flag_rules_records_each_card_and_counts_a_rule():
         "cards": 2, "wrong": 1, "flagged": 1, "wrong_flagged": 0, "right_flagged": 1, "unflagged_precision": 0.0}
     caught = module.count(rows, module.rules()["p<0.8"])  # the wrong KS is flagged too
     assert (caught["flagged"], caught["wrong_flagged"], caught["unflagged_precision"]) == (2, 1, 1.0)
+    assert module.unflagged_wrong(rows) == {"cards": 1, "black": 1, "one_index": 0, "median_conf": 0.93}
 
 
 def test_ort_spinning_builds_each_reader_as_asked_and_leaves_the_default():
