@@ -25,12 +25,13 @@ bundle() {
   local cache=${GINSIGHT_CACHE:-$HOME/.cache/ginsight}/decks
   rm -rf .gpu && mkdir -p .gpu/whl .gpu/decks/sources .gpu/fonts .gpu/stub/polars
   .venv/bin/python -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
-    --platform manylinux2014_x86_64 -d .gpu/whl ultralytics=="$(.venv/bin/python -c 'import ultralytics; print(ultralytics.__version__)')" \
+    --platform manylinux2014_x86_64 -d .gpu/whl ultralytics=="$(.venv/bin/python -c 'from importlib.metadata import version; print(version("ultralytics"))')" \
     ultralytics-thop==2.2.3 || return 1
   cp -r "$cache/rendered" .gpu/decks/
-  for d in "$cache"/sources/*/; do
-    mkdir -p ".gpu/decks/sources/$(basename "$d")" && cp "$d/source.json" ".gpu/decks/sources/$(basename "$d")/"
-  done
+  # each package's source.json (a scoped npm package's one level deeper: sources/@scope/name/)
+  (cd "$cache" && find sources -name source.json) | while read -r f; do
+    mkdir -p ".gpu/decks/$(dirname "$f")" && cp "$cache/$f" ".gpu/decks/$f" || exit 1
+  done || return 1
   find /usr/share/fonts /usr/local/share/fonts -name '*.ttf' -exec cp {} .gpu/fonts/ \; 2>/dev/null
   cat > .gpu/stub/polars/__init__.py <<'EOF'
 """Stand-in for polars on the GPU machine (see models/gpu_train.sh): Ultralytics reads its
