@@ -11,6 +11,10 @@ input and its answer kept, so values that change only what is done with the answ
 
 A setting that holds several numbers takes values split by ";", each its numbers joined by ","
 (``--set "suit_tilts=0;-8,0,8"``).
+
+``--with NAME=VALUE`` holds another setting at one value through the sweep: a change's
+precision-recall curve is drawn by sweeping ``min_card`` with it and without it
+(``--set min_card=0.4,0.45,0.5 --with cls_margins=1.0,1.15,1.3``).
 """
 
 from __future__ import annotations
@@ -125,23 +129,33 @@ def main() -> None:
     parser.add_argument("--data", required=True, type=Path, action="append")
     parser.add_argument("--photos", type=int, default=300, help="validation photos per data set (default 300)")
     parser.add_argument("--set", required=True, type=parse_set, dest="setting", metavar="NAME=V1,V2,...")
+    parser.add_argument("--with", type=parse_set, dest="fixed", action="append", default=[], metavar="NAME=VALUE",
+                        help="another setting held at one value through the sweep (repeatable), e.g. to draw "
+                             "min_card's curve with and without a change")
     parser.add_argument("--grey", action="store_true", help="the photos made black and white")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     name, values = args.setting
+    fixed = {}
+    for other, held in args.fixed:
+        if len(held) != 1 or other == name:
+            parser.error(f"--with {other}: one value, of a setting other than the one swept")
+        fixed[other] = held[0]
     figures = {}
-    print(f"weights {args.weights}; {name} at {values}{'; black and white' if args.grey else ''}")
+    print(f"weights {args.weights}; {name} at {values}{'; black and white' if args.grey else ''}"
+          + "".join(f"; {k} {v}" for k, v in fixed.items()))
     print(f"| data | {name} | precision | recall | cards missed / wrong (of) |")
     print("|---|---|---|---|---|")
     for data in args.data:
         reader = remembering(Reader(args.weights))
+        reader.settings = replace(reader.settings, **fixed)
         rows = sweep(reader, name, values, synthetic_validation(data, args.photos), args.grey)
         figures[str(data)] = rows
         for r in rows:
             print(f"| {data} | {r[name]} | {r['precision']:.4f} | {r['recall']:.4f} | "
                   f"{r['cards_missed']} / {r['cards_wrong']} ({r['cards_true']}) |", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"weights": str(args.weights), "setting": name, "values": values,
+        args.json.write_text(json.dumps({"weights": str(args.weights), "setting": name, "values": values, "with": fixed,
                                          "photos": args.photos, "grey": args.grey, "figures": figures}, indent=2))
 
 

@@ -65,8 +65,25 @@ class Settings:
     # are mostly indices the first looks found too, read otherwise.
     small_min: float = 0.0
     cls_turns: int = 4  # each index read at four quarter turns, probabilities averaged
+    # Each index is cut for the classifier at each of ``cls_margins`` (the crop's side over the
+    # index box's longer side, as vision.crops.crop_square takes it; 1.15 is the training crop's)
+    # and the probabilities of all these looks averaged (with the turns above): a detector box a
+    # little off, or an index a little larger or smaller than the training crops', is read
+    # from three framings. Session 30 (benchmarks/settings_sweep.py, 800 synthetic validation
+    # photos each, models/weights/cls-margins-session30.json and min-card-session30-*.json),
+    # cards missed / wrong, (1.15,) at min_card 0.5 v (1.0, 1.15, 1.3) at 0.5: synth2 569 / 172
+    # v 575 / 153, synth4 616 / 210 v 638 / 183, showdown23 1,626 / 419 v 1,672 / 375, unseen25
+    # (decks no training set has) 746 / 298 v 762 / 264 (1.15 and 1.3 alone: no better). Not a
+    # step along the same curve: min_card swept with and without the margins, at as many wrong
+    # cards the margins miss 12-58 fewer on each set. At min_card 0.48 with them: 559 / 166,
+    # 611 / 203, 1,605 / 407, 745 / 287, fewer of both on every set (0.46: fewer missed, more
+    # wrong). On: the reader 1.06x the time (benchmarks/reader_speed.py, 100 real-dev photos
+    # side by side, models/weights/speed-session30-cls-margins.json: 41.6 v 44.2 ms).
+    cls_margins: tuple[float, ...] = (1.0, MARGIN, 1.3)
     min_index: float = 0.35  # an index read with less than this is dropped
-    min_card: float = 0.5  # a card with less than this is not reported
+    # A card with less than this is not reported. 0.48 since session 30 (0.5 before), with
+    # cls_margins below: at 0.48 every synthetic set read had fewer cards both missed and wrong.
+    min_card: float = 0.48
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
     # A deck holds each card once: an index far from the stronger card of its code is another
@@ -210,8 +227,10 @@ class Settings:
         for name in ("suit_rule", "grey_suit_rule"):
             if getattr(self, name) not in SUIT_RULES:
                 raise ValueError(f"unknown {name} {getattr(self, name)!r}: one of {', '.join(SUIT_RULES)}")
-        if not self.suit_margins or min(self.suit_margins) <= 0:
-            raise ValueError(f"suit_margins must be one or more sizes above 0, not {self.suit_margins!r}")
+        for name in ("cls_margins", "suit_margins"):
+            margins = getattr(self, name)
+            if not margins or min(margins) <= 0:
+                raise ValueError(f"{name} must be one or more sizes above 0, not {margins!r}")
         if not self.suit_tilts:
             raise ValueError("suit_tilts must hold at least one angle (0: the way-up reader's own)")
         for name in ("pair_along", "pair_across"):
@@ -299,7 +318,7 @@ class Reader:
         if len(boxes) == 0:
             return []
         crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
-        probs = self.classifier(crops, turns=self.settings.cls_turns)
+        probs = self.classifier_probs(img, boxes, crops)
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
         ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
@@ -325,6 +344,17 @@ class Reader:
             paired = read_as_pairs([replace(r, up=u) for r, u in zip(every, ups, strict=True)], s)
             reads = [r for r in paired if r.confidence >= s.min_index]  # weak ones read with another may pass
         return reads
+
+    def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
+        training margin), read at ``cls_turns`` turns and at each of ``cls_margins``, averaged."""
+        side = self.classifier.size
+        looks = [crops if m == MARGIN else np.stack([crop_square(img, tuple(b), side, m) for b in boxes])
+                 for m in self.settings.cls_margins]
+        if len(looks) == 1:
+            return self.classifier(looks[0], turns=self.settings.cls_turns)
+        probs = self.classifier(np.concatenate(looks), turns=self.settings.cls_turns)
+        return probs.reshape(len(looks), len(boxes), -1).mean(0)
 
     def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:
         """Suit reader ``net``'s crops of the indices ``boxes`` in ``img``: one stack (N, S, S, C)

@@ -32,5 +32,5 @@ def test_crops_are_cut_at_the_classifier_side():
     for side in (32, 48):
         reader = _reader(side)
         reading = reader.read(img)
-        assert reader.classifier.seen == [(2, side, side, 3)]
+        assert reader.classifier.seen == [(2 * 3, side, side, 3)]  # each index cut at three margins (cls_margins)
         assert [c.card for c in reading.cards] == ["AS"]

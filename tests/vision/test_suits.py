@@ -354,7 +354,33 @@ def test_a_suit_reader_asked_at_several_margins_and_tilts_reads_every_look_in_on
     assert [(c.shape, t) for c, t in plain.seen] == [((2, 48, 48, 3), 4)] * 2  # each margin at every turn
 
 
+def test_the_classifier_asked_at_several_margins_reads_every_look_in_one_batch_and_averages():
+    from vision.crops import crop_square
+    from vision.reader import Reader, Settings
+
+    img, box = _tee_photo(90.0), np.array([[80.0, 80.0, 120.0, 120.0], [60.0, 70.0, 100.0, 110.0]])
+    crops = np.stack([crop_square(img, tuple(b), 32) for b in box])
+    reader = Reader.__new__(Reader)
+    net = _InkNet(upright=False)
+    net.size = 32
+    reader.classifier = net
+    reader.settings = Settings(cls_margins=(1.15,))  # one look, the crops as cut: asked once, at every turn
+    one = reader.classifier_probs(img, box, crops)
+    assert len(net.seen) == 1 and net.seen[0][0] is crops and net.seen[0][1] == 4
+    np.testing.assert_allclose(one, _InkNet(upright=False)(crops))
+    net.seen.clear()
+    reader.settings = Settings(cls_margins=(1.0, 1.15, 1.4))  # (the shipped margins: 1.0, 1.15, 1.3)
+    probs = reader.classifier_probs(img, box, crops)
+    (seen, turns), = net.seen  # one call: 3 margins x 2 indices
+    assert turns == 4 and seen.shape == (6, 32, 32, 3)
+    assert np.array_equal(seen[2:4], crops)  # the training margin's look is the crops already cut
+    each = [_InkNet(upright=False)(np.stack([crop_square(img, tuple(b), 32, m) for b in box])) for m in (1.0, 1.15, 1.4)]
+    np.testing.assert_allclose(probs, np.mean(each, 0), rtol=1e-6)
+    assert not np.allclose(probs, one)  # the other margins' looks read otherwise
+
+
 @pytest.mark.parametrize("bad, message", [({"suit_margins": ()}, "suit_margins"), ({"suit_margins": (1.15, 0)}, "suit_margins"),
+                                          ({"cls_margins": ()}, "cls_margins"), ({"cls_margins": (0.0,)}, "cls_margins"),
                                           ({"suit_tilts": ()}, "suit_tilts"), ({"pair_along": (1.5,)}, "pair_along"),
                                           ({"pair_across": (4.0, 0.0)}, "pair_across")])
 def test_reader_settings_that_cannot_be_met_are_refused(bad, message):
