@@ -75,7 +75,7 @@ class Settings:
     # v 575 / 153, synth4 616 / 210 v 638 / 183, showdown23 1,626 / 419 v 1,672 / 375, unseen25
     # (decks no training set has) 746 / 298 v 762 / 264 (1.15 and 1.3 alone: no better). Not a
     # step along the same curve: min_card swept with and without the margins, at as many wrong
-    # cards the margins miss 12-58 fewer on each set. At min_card 0.48 with them: 559 / 166,
+    # cards the margins miss 21-58 fewer on each set. At min_card 0.48 with them: 559 / 166,
     # 611 / 203, 1,605 / 407, 745 / 287, fewer of both on every set (0.46: fewer missed, more
     # wrong). On: the reader 1.06x the time (benchmarks/reader_speed.py, 100 real-dev photos
     # side by side, models/weights/speed-session30-cls-margins.json: 41.6 v 44.2 ms).
