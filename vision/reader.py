@@ -77,12 +77,13 @@ class Settings:
     # step along the same curve: min_card swept with and without the margins, at as many wrong
     # cards the margins miss 21-58 fewer on each set. At min_card 0.48 with them: 559 / 166,
     # 611 / 203, 1,605 / 407, 745 / 287, fewer of both on every set (0.46: fewer missed, more
-    # wrong). On: the reader 1.06x the time (benchmarks/reader_speed.py, 100 real-dev photos
+    # wrong; five framings 0.9-1.45, or 1.05-1.25, no better: cls-margins2-session30.json).
+    # On: the reader 1.06x the time (benchmarks/reader_speed.py, 100 real-dev photos
     # side by side, models/weights/speed-session30-cls-margins.json: 41.6 v 44.2 ms).
     cls_margins: tuple[float, ...] = (1.0, MARGIN, 1.3)
     min_index: float = 0.35  # an index read with less than this is dropped
     # A card with less than this is not reported. 0.48 since session 30 (0.5 before), with
-    # cls_margins below: at 0.48 every synthetic set read had fewer cards both missed and wrong.
+    # cls_margins above: at 0.48 every synthetic set read had fewer cards both missed and wrong.
     min_card: float = 0.48
     uncertain_below: float = 0.75  # a card with less is flagged uncertain
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
