@@ -46,7 +46,7 @@ def card_records(reading, truth_codes: set[str]) -> list[dict]:
         for ix in ixs:
             p = np.asarray(ix.probs, np.float64)
             pk = float(p[k]) if ix.card == card.card else 0.0  # an index read again: not its first code
-            rest = np.delete(p, [k, NONE_CLASS]) if len(p) > NONE_CLASS else np.delete(p, k)
+            rest = np.delete(p, [k, NONE_CLASS])  # the other codes
             ps.append(pk)
             gaps.append(pk - float(rest.max()))
             dets.append(min(_detector_score(ix), 1.0))

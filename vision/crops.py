@@ -28,6 +28,11 @@ def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size:
     return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def crop_squares(image: np.ndarray, boxes, size: int = CROP, margin: float = MARGIN) -> np.ndarray:
+    """:func:`crop_square` of each of ``boxes``, stacked: (N, size, size, channels)."""
+    return np.stack([crop_square(image, tuple(b), size, margin) for b in boxes])
+
+
 def turn_upright(crops: np.ndarray, degrees) -> np.ndarray:
     """Square crops (N, S, S) or (N, S, S, C), each turned back by the way its index faces
     (``degrees`` anticlockwise from the crop's up, as ``datasets.index_crops`` records it and

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
-from vision.crops import MARGIN, crop_square, half_turn_likeness, to_grey, turn_upright
+from vision.crops import MARGIN, crop_squares, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector, WayUpReader
@@ -318,7 +318,7 @@ class Reader:
         boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=scales)
         if len(boxes) == 0:
             return []
-        crops = np.stack([crop_square(img, tuple(b), self.classifier.size) for b in boxes])
+        crops = crop_squares(img, boxes, self.classifier.size)
         probs = self.classifier_probs(img, boxes, crops)
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
@@ -349,8 +349,7 @@ class Reader:
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
         training margin), read at ``cls_turns`` turns and at each of ``cls_margins``, averaged."""
-        side = self.classifier.size
-        looks = [crops if m == MARGIN else np.stack([crop_square(img, tuple(b), side, m) for b in boxes])
+        looks = [crops if m == MARGIN else crop_squares(img, boxes, self.classifier.size, m)
                  for m in self.settings.cls_margins]
         if len(looks) == 1:
             return self.classifier(looks[0], turns=self.settings.cls_turns)
@@ -360,7 +359,7 @@ class Reader:
     def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:
         """Suit reader ``net``'s crops of the indices ``boxes`` in ``img``: one stack (N, S, S, C)
         per margin of ``settings.suit_margins``, cut at its side."""
-        return [np.stack([crop_square(img, tuple(b), net.size, m) for b in boxes]) for m in self.settings.suit_margins]
+        return [crop_squares(img, boxes, net.size, m) for m in self.settings.suit_margins]
 
     def suit_probs(self, net: IndexClassifier, crops, small: np.ndarray,
                    degrees: np.ndarray | None = None) -> np.ndarray:
