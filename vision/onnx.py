@@ -52,6 +52,20 @@ def letterbox(img: np.ndarray, size: int, fit: int | None = None, stride: int | 
     return out, k, (left, top)
 
 
+def unturn_boxes(boxes: np.ndarray, turn: int, width: int, height: int) -> np.ndarray:
+    """Boxes (x1, y1, x2, y2) found in a photo turned ``turn`` quarter turns anticlockwise
+    (``np.rot90(img, turn)``), given back in the photo's own coordinates (``width`` x ``height``)."""
+    x1, y1, x2, y2 = np.asarray(boxes, np.float32).reshape(-1, 4).T
+    turn %= 4
+    if turn == 1:  # (x, y) was turned to (y, width - x)
+        return np.stack([width - y2, x1, width - y1, x2], 1)
+    if turn == 2:  # (x, y) was turned to (width - x, height - y)
+        return np.stack([width - x2, height - y2, width - x1, height - y1], 1)
+    if turn == 3:  # (x, y) was turned to (height - y, x)
+        return np.stack([y1, height - x2, y2, height - x1], 1)
+    return np.stack([x1, y1, x2, y2], 1)
+
+
 class IndexDetector:
     """YOLO exported to ONNX: image -> index boxes (x1, y1, x2, y2) and scores.
 
@@ -61,6 +75,10 @@ class IndexDetector:
     full scale, 95% with the half look too: ``benchmarks/reader_choices.py``). A model exported
     with a dynamic input size is given a smaller input at a smaller scale; a fixed-size one, the
     shrunk photo padded.
+
+    ``turns``: the photo is also looked at turned by these quarter turns (anticlockwise), the
+    boxes turned back before the one NMS: the detector, trained on indices at every angle, still
+    finds some of them at one turn and not at another (Settings.det_turns).
 
     ``rect`` (a dynamic model only): the photo is padded only to the next multiple of 32 on each
     side, not to a square, as Ultralytics' own rectangular inference does. A square photo is read
@@ -78,7 +96,11 @@ class IndexDetector:
         self.imgsz = imgsz if self.dynamic else shape[-1]
         self.rect = rect and self.dynamic
 
-    def _candidates(self, img: np.ndarray, conf: float, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    def _candidates(self, img: np.ndarray, conf: float, scale: float, turn: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        turn = int(turn) % 4  # a turn given as 1.0 (a setting typed as numbers) too
+        if turn:
+            boxes, scores = self._candidates(np.ascontiguousarray(np.rot90(img, turn)), conf, scale)
+            return unturn_boxes(boxes, turn, img.shape[1], img.shape[0]), scores
         fit = round(self.imgsz * scale)
         size = max(self.STRIDE, -(-fit // self.STRIDE) * self.STRIDE) if self.dynamic else self.imgsz
         boxed, k, (left, top) = letterbox(img, size, fit, self.STRIDE if self.rect else None)
@@ -91,8 +113,8 @@ class IndexDetector:
         return (boxes - [left, top, left, top]) / k, scores[keep]
 
     def __call__(self, img: np.ndarray, conf: float = 0.15, iou: float = 0.5,
-                 scales: tuple[float, ...] = (1.0,)) -> tuple[np.ndarray, np.ndarray]:
-        found = [self._candidates(img, conf, k) for k in scales]
+                 scales: tuple[float, ...] = (1.0,), turns: tuple[int, ...] = (0,)) -> tuple[np.ndarray, np.ndarray]:
+        found = [self._candidates(img, conf, k, t) for t in turns for k in scales]
         boxes = np.concatenate([b for b, _ in found]).reshape(-1, 4)
         scores = np.concatenate([s for _, s in found])
         if len(boxes) == 0:

@@ -43,10 +43,24 @@ class Settings:
 
     det_conf: float = 0.15  # detector boxes kept for reading
     det_scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved for big close-up indices
+    # The photo looked at (at each of det_scales) also turned by these quarter turns
+    # (anticlockwise), the boxes turned back before one NMS (vision.onnx.IndexDetector): the
+    # detector finds some indices at one turn and not at another. Off ((0,)): on 800 synthetic
+    # validation photos each (session 31, benchmarks/settings_sweep.py,
+    # models/weights/det-turns-session31.json), cards missed / wrong, (0,) v (0, 1) v (0, 1, 2, 3):
+    # synth2 559 / 166 v 500 / 192 v 475 / 240, synth4 611 / 203 v 579 / 236 v 546 / 263,
+    # showdown23 1,605 / 407 v 1,545 / 460 v 1,507 / 511, unseen25 745 / 287 v 700 / 317 v
+    # 691 / 366: more found and more wrong; against min_card's curve without turns (session 30)
+    # at as many wrong cards, (0, 1) misses 31 fewer on synth2 and 23 fewer on unseen25 but 5 and
+    # 48 more on synth4 and showdown23 (no better in all), (0, 1, 2, 3) 53 more in all; and a
+    # turned look is one more full-scale detector run.
+    det_turns: tuple[int, ...] = (0,)
     # When those looks read no index at all, look again at these scales: a card held up far from
     # a webcam has indices too small for the detector at full scale (a 2x look costs about four
     # full-scale ones, so only photos that read nothing pay it). () turns it off.
     zoom_scales: tuple[float, ...] = (2.0,)
+    # That look is taken at each of these quarter turns of the photo too (vision.onnx.IndexDetector).
+    zoom_turns: tuple[int, ...] = (0,)
     # A photo whose indices read are small (their median side under ``small_side`` pixels: cards
     # far from the camera on a table) is read again with the detector also looking at
     # ``small_scales`` (with ``zoom`` only, as the closer look above). 0 turns it off. Off: on
@@ -232,6 +246,10 @@ class Settings:
             margins = getattr(self, name)
             if not margins or min(margins) <= 0:
                 raise ValueError(f"{name} must be one or more sizes above 0, not {margins!r}")
+        for name in ("det_turns", "zoom_turns"):
+            turns = getattr(self, name)
+            if not turns or any(t not in (0, 1, 2, 3) for t in turns) or len(set(turns)) < len(turns):
+                raise ValueError(f"{name} must be distinct quarter turns 0-3, not {turns!r}")
         if not self.suit_tilts:
             raise ValueError("suit_tilts must hold at least one angle (0: the way-up reader's own)")
         for name in ("pair_along", "pair_across"):
@@ -307,15 +325,17 @@ class Reader:
         reads = self._read_at(img, self.settings.det_scales, grey)
         s = self.settings
         if not reads and zoom and s.zoom_scales:
-            reads = self._read_at(img, s.zoom_scales, grey)
+            reads = self._read_at(img, s.zoom_scales, grey, s.zoom_turns)
         elif reads and zoom and s.small_side > 0 and s.small_scales and median_side(reads) < s.small_side:
             first = reads
             reads = [r for r in self._read_at(img, (*s.det_scales, *s.small_scales), grey)
                      if r.confidence >= s.small_min or any(iou(r.box, f.box) >= 0.3 for f in first)]
         return reads
 
-    def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False) -> list[IndexRead]:
-        boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=scales)
+    def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False,
+                 turns: tuple[int, ...] | None = None) -> list[IndexRead]:
+        turns = self.settings.det_turns if turns is None else turns
+        boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=scales, turns=turns)
         if len(boxes) == 0:
             return []
         crops = crop_squares(img, boxes, self.classifier.size)

@@ -2,8 +2,9 @@
 photo's own pixels, and one NMS runs over all scales."""
 
 import numpy as np
+import pytest
 
-from vision.onnx import IndexDetector, letterbox
+from vision.onnx import IndexDetector, letterbox, unturn_boxes
 
 
 class _FakeInput:
@@ -107,3 +108,46 @@ def test_nothing_above_the_threshold_gives_no_boxes():
     det = _detector([1, 3, 640, 640])
     boxes, scores = det(np.zeros((64, 64, 3), np.uint8), conf=0.95, scales=(1.0, 0.5))
     assert boxes.shape == (0, 4) and scores.shape == (0,)
+
+
+def test_boxes_found_in_a_turned_photo_are_turned_back():
+    h, w = 30, 50
+    img = np.zeros((h, w), np.uint8)
+    img[5:9, 10:20] = 1  # an "index" at x 10-20, y 5-9
+    for turn in range(4):
+        turned = np.rot90(img, turn)
+        ys, xs = np.nonzero(turned)
+        found = [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]]
+        assert unturn_boxes(found, turn, w, h).tolist() == [[10, 5, 20, 9]]
+
+
+class _OffCentreSession(_FakeSession):
+    """Finds one index at a fixed spot of its input, left of and above the centre."""
+
+    def run(self, _names, feed):
+        self.seen.append(feed["images"].shape)
+        out = np.zeros((1, 5, 1), np.float32)
+        out[0, :, 0] = [100, 200, 20, 40, 0.9]
+        return [out]
+
+
+def test_each_turn_is_a_look_of_its_own_and_one_nms_runs_over_all():
+    det = _detector([1, 3, 640, 640])
+    det.session = _OffCentreSession(det.session.shape)
+    img = np.zeros((640, 640, 3), np.uint8)
+    boxes, scores = det(img, conf=0.15, scales=(1.0,), turns=(0, 1, 2, 3))
+    assert len(det.session.seen) == 4
+    # The same input spot, (90-110, 180-220), is four places of the photo once turned back.
+    got = sorted(tuple(round(float(v)) for v in b) for b in boxes)
+    assert got == sorted([(90, 180, 110, 220), (180, 530, 220, 550), (530, 420, 550, 460), (420, 90, 460, 110)])
+    assert np.allclose(scores, 0.9)
+
+
+def test_the_reader_setting_takes_only_distinct_quarter_turns():
+    from vision.reader import Settings
+
+    assert Settings(det_turns=(0, 1)).det_turns == (0, 1)
+    for name in ("det_turns", "zoom_turns"):
+        for bad in ((), (0, 4), (0, 0), (0.5,)):
+            with pytest.raises(ValueError, match=name):
+                Settings(**{name: bad})

@@ -10,10 +10,11 @@ class _Detector:
     """Finds one index only when asked for a scale in ``finds_at``."""
 
     def __init__(self, finds_at):
-        self.finds_at, self.asked = finds_at, []
+        self.finds_at, self.asked, self.turns = finds_at, [], []
 
-    def __call__(self, img, conf, scales):
+    def __call__(self, img, conf, scales, turns=(0,)):
         self.asked.append(tuple(scales))
+        self.turns.append(tuple(turns))
         if any(k in self.finds_at for k in scales):
             return np.array([[10, 10, 30, 40]], np.float32), np.array([0.9], np.float32)
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
@@ -42,6 +43,15 @@ def test_a_photo_that_reads_nothing_is_looked_at_closer():
     reader = _reader(finds_at={2.0})
     assert reader.read(IMG).codes() == ["AS"]
     assert reader.detector.asked == [(1.0, 0.5), (2.0,)]
+
+
+def test_the_closer_look_is_taken_at_the_zoom_turns_the_first_at_the_detector_turns():
+    reader = _reader(finds_at={2.0}, zoom_turns=(0, 1, 2, 3))
+    assert reader.read(IMG).codes() == ["AS"]
+    assert reader.detector.turns == [(0,), (0, 1, 2, 3)]
+    turned = _reader(finds_at={1.0}, det_turns=(0, 1))
+    assert turned.read(IMG).codes() == ["AS"]
+    assert turned.detector.turns == [(0, 1)]
 
 
 def test_no_closer_look_when_the_first_reads_an_index():
@@ -76,7 +86,7 @@ def test_no_small_look_for_big_indices_without_zoom_or_when_off():
 class _TwoLooks(_Detector):
     """One index at the usual looks; with a 2x look, also a weak one elsewhere."""
 
-    def __call__(self, img, conf, scales):
+    def __call__(self, img, conf, scales, turns=(0,)):
         self.asked.append(tuple(scales))
         boxes, scores = [[10, 10, 30, 40]], [0.9]
         if 2.0 in scales:
