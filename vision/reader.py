@@ -55,6 +55,15 @@ class Settings:
     # 48 more on synth4 and showdown23 (no better in all), (0, 1, 2, 3) 53 more in all; and a
     # turned look is one more full-scale detector run.
     det_turns: tuple[int, ...] = (0,)
+    # With several det_turns, the first turn's boxes are kept as they are and a later turn adds
+    # only boxes that overlap none of them (IoU under 0.3), kept from ``turned_min`` confidence on
+    # (0: as any other index): the indices the first look finds are read as without turns. Off:
+    # with it (models/weights/det-turns-new-session31.json), (0,) v (0, 1), missed / wrong synth2
+    # 559 / 166 v 551 / 167, synth4 611 / 203 v 604 / 212, showdown23 1,605 / 407 v 1,599 / 421,
+    # unseen25 745 / 287 v 740 / 288: 26 found for 25 wrong, so most of what a turn finds above
+    # is the first look's indices boxed again and read otherwise, and what it adds is no better.
+    turned_new_only: bool = False
+    turned_min: float = 0.0
     # When those looks read no index at all, look again at these scales: a card held up far from
     # a webcam has indices too small for the detector at full scale (a 2x look costs about four
     # full-scale ones, so only photos that read nothing pay it). () turns it off.
@@ -335,7 +344,7 @@ class Reader:
     def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False,
                  turns: tuple[int, ...] | None = None) -> list[IndexRead]:
         turns = self.settings.det_turns if turns is None else turns
-        boxes, scores = self.detector(img, conf=self.settings.det_conf, scales=scales, turns=turns)
+        boxes, scores, added = self._find(img, scales, turns)
         if len(boxes) == 0:
             return []
         crops = crop_squares(img, boxes, self.classifier.size)
@@ -353,7 +362,7 @@ class Reader:
         least = min(s.pair_weak, s.min_index) if pairs and s.pair_weak > 0 else s.min_index
         reads = ((row, index_read(tuple(float(v) for v in box), score, p, s, patch, least=least))
                  for row, (box, score, p, patch) in enumerate(zip(boxes, scores, probs, patches, strict=True)))
-        kept = [(row, r) for row, r in reads if r is not None]
+        kept = [(row, r) for row, r in reads if r is not None and (row < added or r.confidence >= s.turned_min)]
         weak = [(row, r) for row, r in kept if r.confidence < s.min_index]  # only with pair_weak
         kept = [(row, r) for row, r in kept if r.confidence >= s.min_index]
         rows, reads = [row for row, _ in kept], [r for _, r in kept]
@@ -365,6 +374,20 @@ class Reader:
             paired = read_as_pairs([replace(r, up=u) for r, u in zip(every, ups, strict=True)], s)
             reads = [r for r in paired if r.confidence >= s.min_index]  # weak ones read with another may pass
         return reads
+
+    def _find(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]
+              ) -> tuple[np.ndarray, np.ndarray, int]:
+        """The detector's boxes and scores at ``scales`` and ``turns``, and the row from which
+        the boxes are ones only a later turn found (``Settings.turned_new_only``; else all rows)."""
+        s = self.settings
+        if not s.turned_new_only or len(turns) < 2:
+            boxes, scores = self.detector(img, conf=s.det_conf, scales=scales, turns=turns)
+            return boxes, scores, len(boxes)
+        boxes, scores = self.detector(img, conf=s.det_conf, scales=scales, turns=turns[:1])
+        more, more_scores = self.detector(img, conf=s.det_conf, scales=scales, turns=turns[1:])
+        new = [i for i, box in enumerate(more) if all(iou(box, b) < 0.3 for b in boxes)]
+        return (np.concatenate([boxes, more[new]]).astype(np.float32),
+                np.concatenate([scores, more_scores[new]]).astype(np.float32), len(boxes))
 
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
