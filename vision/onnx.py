@@ -66,6 +66,34 @@ def unturn_boxes(boxes: np.ndarray, turn: int, width: int, height: int) -> np.nd
     return np.stack([x1, y1, x2, y2], 1)
 
 
+def fuse_boxes(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """NMS that averages instead of dropping: the highest-scored box left and every box left
+    that overlaps it at ``iou`` or more make one box, their mean weighted by score, with the
+    highest score; then the next. The same boxes as NMS keeps, each moved to where all the
+    candidates that found its index put it (anchors of one look, and other scales and turns)."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    scores = np.asarray(scores, np.float32).reshape(-1)
+    order = np.argsort(-scores, kind="stable")
+    boxes, scores = boxes[order], scores[order]
+    areas = (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
+    left = np.ones(len(boxes), bool)
+    kept_boxes, kept_scores = [], []
+    for i in range(len(boxes)):
+        if not left[i]:
+            continue
+        lt = np.maximum(boxes[i, :2], boxes[:, :2])
+        rb = np.minimum(boxes[i, 2:], boxes[:, 2:])
+        inter = (rb - lt).clip(0).prod(1)
+        overlap = inter / np.maximum(areas[i] + areas - inter, 1e-9)
+        group = left & (overlap >= iou)
+        group[i] = True
+        w = scores[group]
+        kept_boxes.append((boxes[group] * w[:, None]).sum(0) / w.sum())
+        kept_scores.append(scores[i])
+        left &= ~group
+    return np.array(kept_boxes, np.float32).reshape(-1, 4), np.array(kept_scores, np.float32)
+
+
 class IndexDetector:
     """YOLO exported to ONNX: image -> index boxes (x1, y1, x2, y2) and scores.
 
@@ -113,7 +141,8 @@ class IndexDetector:
         return (boxes - [left, top, left, top]) / k, scores[keep]
 
     def __call__(self, img: np.ndarray, conf: float = 0.15, iou: float = 0.5,
-                 scales: tuple[float, ...] = (1.0,), turns: tuple[int, ...] = (0,)) -> tuple[np.ndarray, np.ndarray]:
+                 scales: tuple[float, ...] = (1.0,), turns: tuple[int, ...] = (0,),
+                 fuse: bool = False) -> tuple[np.ndarray, np.ndarray]:
         found = [self._candidates(img, conf, k, t) for t in turns for k in scales]
         boxes = np.concatenate([b for b, _ in found]).reshape(-1, 4)
         scores = np.concatenate([s for _, s in found])
@@ -121,6 +150,8 @@ class IndexDetector:
             return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
         hh, ww = img.shape[:2]
         boxes = boxes.clip(0, [ww, hh, ww, hh]).astype(np.float32)
+        if fuse:
+            return fuse_boxes(boxes, scores.astype(np.float32), iou)
         xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]])
         idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou)
         idx = np.array(idx, dtype=int).reshape(-1)

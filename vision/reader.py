@@ -62,6 +62,9 @@ class Settings:
     # 559 / 166 v 551 / 167, synth4 611 / 203 v 604 / 212, showdown23 1,605 / 407 v 1,599 / 421,
     # unseen25 745 / 287 v 740 / 288: 26 found for 25 wrong, so most of what a turn finds above
     # is the first look's indices boxed again and read otherwise, and what it adds is no better.
+    # Boxes of one index (the detector's overlapping candidates, at every scale and turn) made one
+    # by their mean weighted by score instead of NMS's best alone (vision.onnx.fuse_boxes).
+    det_fuse: bool = False
     turned_new_only: bool = False
     turned_min: float = 0.0
     # When those looks read no index at all, look again at these scales: a card held up far from
@@ -375,16 +378,22 @@ class Reader:
             reads = [r for r in paired if r.confidence >= s.min_index]  # weak ones read with another may pass
         return reads
 
+    def _detect(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]):
+        s = self.settings
+        if s.det_fuse:  # asked only when on, so that a detector without ``fuse`` still serves
+            return self.detector(img, conf=s.det_conf, scales=scales, turns=turns, fuse=True)
+        return self.detector(img, conf=s.det_conf, scales=scales, turns=turns)
+
     def _find(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]
               ) -> tuple[np.ndarray, np.ndarray, int]:
         """The detector's boxes and scores at ``scales`` and ``turns``, and the row from which
         the boxes are ones only a later turn found (``Settings.turned_new_only``; else all rows)."""
         s = self.settings
         if not s.turned_new_only or len(turns) < 2:
-            boxes, scores = self.detector(img, conf=s.det_conf, scales=scales, turns=turns)
+            boxes, scores = self._detect(img, scales, turns)
             return boxes, scores, len(boxes)
-        boxes, scores = self.detector(img, conf=s.det_conf, scales=scales, turns=turns[:1])
-        more, more_scores = self.detector(img, conf=s.det_conf, scales=scales, turns=turns[1:])
+        boxes, scores = self._detect(img, scales, turns[:1])
+        more, more_scores = self._detect(img, scales, turns[1:])
         new = [i for i, box in enumerate(more) if all(iou(box, b) < 0.3 for b in boxes)]
         return (np.concatenate([boxes, more[new]]).astype(np.float32),
                 np.concatenate([scores, more_scores[new]]).astype(np.float32), len(boxes))

@@ -1,10 +1,11 @@
 """The detector's look at several scales: boxes found in a shrunk photo map back to the
 photo's own pixels, and one NMS runs over all scales."""
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.onnx import IndexDetector, letterbox, unturn_boxes
+from vision.onnx import IndexDetector, fuse_boxes, letterbox, unturn_boxes
 
 
 class _FakeInput:
@@ -151,3 +152,25 @@ def test_the_reader_setting_takes_only_distinct_quarter_turns():
         for bad in ((), (0, 4), (0, 0), (0.5,)):
             with pytest.raises(ValueError, match=name):
                 Settings(**{name: bad})
+
+
+def test_fused_boxes_are_the_score_weighted_mean_of_the_boxes_nms_would_drop():
+    boxes = np.array([[10, 10, 30, 40], [12, 10, 32, 40], [100, 100, 120, 130]], np.float32)
+    scores = np.array([0.6, 0.9, 0.3], np.float32)  # the second is the best of the first index
+    fused, kept = fuse_boxes(boxes, scores, iou=0.5)
+    assert kept.tolist() == pytest.approx([0.9, 0.3])
+    assert fused[0].tolist() == pytest.approx([(0.6 * 10 + 0.9 * 12) / 1.5, 10, (0.6 * 30 + 0.9 * 32) / 1.5, 40])
+    assert fused[1].tolist() == pytest.approx([100, 100, 120, 130])  # alone: as it was
+
+
+def test_fusing_keeps_as_many_boxes_as_nms_with_the_same_scores():
+    rng = np.random.default_rng(7)
+    xy = rng.uniform(0, 200, (300, 2))
+    wh = rng.uniform(10, 40, (300, 2))
+    boxes = np.column_stack([xy, xy + wh]).astype(np.float32)
+    scores = rng.uniform(0.2, 1.0, 300).astype(np.float32)
+    xywh = np.column_stack([boxes[:, :2], wh]).tolist()
+    nms = np.array(cv2.dnn.NMSBoxes(xywh, scores.tolist(), 0.15, 0.5)).reshape(-1)
+    _, kept = fuse_boxes(boxes, scores, iou=0.5)
+    assert sorted(kept.tolist()) == pytest.approx(sorted(scores[nms].tolist()))
+    assert fuse_boxes(np.zeros((0, 4)), np.zeros(0))[0].shape == (0, 4)

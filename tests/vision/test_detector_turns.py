@@ -82,3 +82,16 @@ def test_one_turn_asks_the_detector_once_as_before(monkeypatch):
     reader = _reader(turned_new_only=True)
     assert _found(reader, monkeypatch) == [tuple(map(float, FIRST))]
     assert reader.detector.asked == [(0,)]
+
+
+def test_det_fuse_asks_the_detector_to_fuse_and_only_then(monkeypatch):
+    class Fusing(_Detector):
+        def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+            self.fused = fuse
+            return super().__call__(img, conf, scales, turns)
+
+    for on in (False, True):
+        reader = _reader(det_fuse=on)
+        reader.detector = Fusing()
+        assert _found(reader, monkeypatch) == [tuple(map(float, FIRST))]
+        assert reader.detector.fused is on
