@@ -76,7 +76,8 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None)
                 row = wrong_card(c, t, cards, errata or [], img.shape)
                 tally[t.group][row["kind"]] += 1
                 wrong.append(row)
-        det_boxes, det_scores = reader.detector(img, conf=low, scales=shipped.det_scales)
+        det_boxes, det_scores = reader.detector(img, conf=low, scales=shipped.det_scales,
+                                                turns=shipped.det_turns, fuse=shipped.det_fuse)
         reader.settings = loose
         try:
             every = reader._read_at(img, shipped.det_scales, reader.grey_suit is not None and is_grey(img))

@@ -63,8 +63,19 @@ class Settings:
     # unseen25 745 / 287 v 740 / 288: 26 found for 25 wrong, so most of what a turn finds above
     # is the first look's indices boxed again and read otherwise, and what it adds is no better.
     # Boxes of one index (the detector's overlapping candidates, at every scale and turn) made one
-    # by their mean weighted by score instead of NMS's best alone (vision.onnx.fuse_boxes).
-    det_fuse: bool = False
+    # by their mean weighted by score instead of NMS's best alone (vision.onnx.fuse_boxes): the
+    # same indices, each boxed where all its candidates put it, so cut for the classifier more
+    # nearly as the training crops are. On since session 31: on 800 synthetic validation photos
+    # each (benchmarks/settings_sweep.py, models/weights/det-fuse-session31.json), cards missed /
+    # wrong off v on: synth2 559 / 166 v 543 / 169, synth4 611 / 203 v 613 / 197, showdown23
+    # 1,605 / 407 v 1,570 / 394, unseen25 745 / 287 v 746 / 296 (48 fewer missed and 7 fewer
+    # wrong in all; the unseen decks 9 more wrong). min_card swept with it
+    # (min-card-fuse-session31.json) against session 30's curve without it, at as many wrong
+    # cards: showdown23 44-62 fewer missed, synth2 8-16 fewer, synth4 within 6, unseen25 4-7 more.
+    # Checked after: held-up cards (held20, 300 photos) 142 / 35 v 138 / 33; black and white
+    # synth2 740 / 174 v 722 / 180, synth4 811 / 213 v 811 / 201 (fuse-held-session31.json,
+    # fuse-grey-session31.json); time 0.96x (speed-session31-fuse.json, noise).
+    det_fuse: bool = True
     turned_new_only: bool = False
     turned_min: float = 0.0
     # When those looks read no index at all, look again at these scales: a card held up far from
@@ -72,6 +83,10 @@ class Settings:
     # full-scale ones, so only photos that read nothing pay it). () turns it off.
     zoom_scales: tuple[float, ...] = (2.0,)
     # That look is taken at each of these quarter turns of the photo too (vision.onnx.IndexDetector).
+    # Off ((0,)): all four turns found 2 more cards of 993 in held20's 300 photos of held-up cards
+    # (none more wrong; at zoom_scales 2, 1 and 0.5 the same) and on synth2's 800 none more and
+    # one more wrong (models/weights/zoom-turns-*-session31.*), for four times the closer
+    # look's cost on every photo that reads nothing (a webcam frame with no card in view).
     zoom_turns: tuple[int, ...] = (0,)
     # A photo whose indices read are small (their median side under ``small_side`` pixels: cards
     # far from the camera on a table) is read again with the detector also looking at

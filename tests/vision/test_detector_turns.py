@@ -15,7 +15,7 @@ class _Detector:
     def __init__(self):
         self.asked = []
 
-    def __call__(self, img, conf, scales, turns=(0,)):
+    def __call__(self, img, conf, scales, turns=(0,), fuse=False):
         self.asked.append(tuple(turns))
         boxes, scores = [], []
         if 0 in turns:
