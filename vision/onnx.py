@@ -108,6 +108,9 @@ class IndexDetector:
     boxes turned back before the one NMS: the detector, trained on indices at every angle, still
     finds some of them at one turn and not at another (Settings.det_turns).
 
+    ``fuse``: instead of NMS, the overlapping boxes of one index are made one, their mean
+    weighted by score (:func:`fuse_boxes`; Settings.det_fuse).
+
     ``rect`` (a dynamic model only): the photo is padded only to the next multiple of 32 on each
     side, not to a square, as Ultralytics' own rectangular inference does. A square photo is read
     exactly as without it; a 16:9 frame's detector input is 640x384 instead of 640x640 (the

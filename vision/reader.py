@@ -62,6 +62,8 @@ class Settings:
     # 559 / 166 v 551 / 167, synth4 611 / 203 v 604 / 212, showdown23 1,605 / 407 v 1,599 / 421,
     # unseen25 745 / 287 v 740 / 288: 26 found for 25 wrong, so most of what a turn finds above
     # is the first look's indices boxed again and read otherwise, and what it adds is no better.
+    turned_new_only: bool = False
+    turned_min: float = 0.0
     # Boxes of one index (the detector's overlapping candidates, at every scale and turn) made one
     # by their mean weighted by score instead of NMS's best alone (vision.onnx.fuse_boxes): the
     # same indices, each boxed where all its candidates put it, so cut for the classifier more
@@ -76,8 +78,6 @@ class Settings:
     # synth2 740 / 174 v 722 / 180, synth4 811 / 213 v 811 / 201 (fuse-held-session31.json,
     # fuse-grey-session31.json); time 0.96x (speed-session31-fuse.json, noise).
     det_fuse: bool = True
-    turned_new_only: bool = False
-    turned_min: float = 0.0
     # When those looks read no index at all, look again at these scales: a card held up far from
     # a webcam has indices too small for the detector at full scale (a 2x look costs about four
     # full-scale ones, so only photos that read nothing pay it). () turns it off.
@@ -395,7 +395,7 @@ class Reader:
 
     def _detect(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]):
         s = self.settings
-        if s.det_fuse:  # asked only when on, so that a detector without ``fuse`` still serves
+        if s.det_fuse:  # ``fuse`` passed only when on: a stand-in detector without it serves with it off
             return self.detector(img, conf=s.det_conf, scales=scales, turns=turns, fuse=True)
         return self.detector(img, conf=s.det_conf, scales=scales, turns=turns)
 
