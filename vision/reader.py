@@ -42,6 +42,11 @@ class Settings:
     """Thresholds of the reader (kept with the weights in ``reader.json``)."""
 
     det_conf: float = 0.15  # detector boxes kept for reading
+    # Boxes overlapping this much or more are one index (NMS, or det_fuse's groups). 0.4 and 0.6
+    # are steps along min_card's curve, not a better one: on 800 synthetic photos each of synth2,
+    # synth4, showdown23, unseen25, missed / wrong in all 0.5: 3472 / 1056, 0.4: +23 / -23,
+    # 0.6: -39 / +40 (models/weights/det-iou-session31.json).
+    det_iou: float = 0.5
     det_scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved for big close-up indices
     # The photo looked at (at each of det_scales) also turned by these quarter turns
     # (anticlockwise), the boxes turned back before one NMS (vision.onnx.IndexDetector): the
@@ -396,8 +401,8 @@ class Reader:
     def _detect(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]):
         s = self.settings
         if s.det_fuse:  # ``fuse`` passed only when on: a stand-in detector without it serves with it off
-            return self.detector(img, conf=s.det_conf, scales=scales, turns=turns, fuse=True)
-        return self.detector(img, conf=s.det_conf, scales=scales, turns=turns)
+            return self.detector(img, conf=s.det_conf, iou=s.det_iou, scales=scales, turns=turns, fuse=True)
+        return self.detector(img, conf=s.det_conf, iou=s.det_iou, scales=scales, turns=turns)
 
     def _find(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]
               ) -> tuple[np.ndarray, np.ndarray, int]:

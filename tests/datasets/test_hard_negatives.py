@@ -52,7 +52,7 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
         def __init__(self, path):
             pass
 
-        def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+        def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
             return fake_detector(img, 0.2, (1.0,))
 
     class Classifier:

@@ -6,7 +6,7 @@ from vision.reader import Reader, Settings
 
 
 class _Detector:
-    def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+    def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
         return np.array([[10, 10, 30, 40], [50, 20, 70, 50]], np.float32), np.array([0.9, 0.8], np.float32)
 
 

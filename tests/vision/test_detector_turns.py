@@ -15,7 +15,7 @@ class _Detector:
     def __init__(self):
         self.asked = []
 
-    def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+    def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
         self.asked.append(tuple(turns))
         boxes, scores = [], []
         if 0 in turns:
@@ -86,7 +86,7 @@ def test_one_turn_asks_the_detector_once_as_before(monkeypatch):
 
 def test_det_fuse_asks_the_detector_to_fuse_and_only_then(monkeypatch):
     class Fusing(_Detector):
-        def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+        def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
             self.fused = fuse
             return super().__call__(img, conf, scales, turns)
 

@@ -12,7 +12,7 @@ class _Detector:
     def __init__(self, finds_at):
         self.finds_at, self.asked, self.turns = finds_at, [], []
 
-    def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+    def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
         self.asked.append(tuple(scales))
         self.turns.append(tuple(turns))
         if any(k in self.finds_at for k in scales):
@@ -86,7 +86,7 @@ def test_no_small_look_for_big_indices_without_zoom_or_when_off():
 class _TwoLooks(_Detector):
     """One index at the usual looks; with a 2x look, also a weak one elsewhere."""
 
-    def __call__(self, img, conf, scales, turns=(0,), fuse=False):
+    def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
         self.asked.append(tuple(scales))
         boxes, scores = [[10, 10, 30, 40]], [0.9]
         if 2.0 in scales:
