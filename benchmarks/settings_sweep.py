@@ -76,7 +76,7 @@ class Remembered:
         return self._method(name) if callable(attr) and not isinstance(attr, type) else attr
 
 
-NETS = ("detector", "classifier", "suit", "suit_up", "grey_suit", "way_up")
+NETS = ("detector", "classifier", "suit", "suit_up", "grey_suit", "way_up", "pips")
 
 
 def remembering(reader: Reader) -> Reader:

@@ -28,6 +28,7 @@ from vision.crops import MARGIN, crop_squares, half_turn_likeness, to_grey, turn
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
 from vision.onnx import IndexClassifier, IndexDetector, WayUpReader
+from vision.pips import NUMBER_RANKS, pip_votes
 from vision.suits import RULES as SUIT_RULES
 from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
@@ -267,6 +268,19 @@ class Settings:
     pair_cos: float = -0.5
     pair_along: tuple[float, ...] = (1.5, 5.5)
     pair_across: tuple[float, ...] = (0.0, 4.0)
+    # A black number card's suit checked by its pips (vision.pips; the pip reader pips.onnx,
+    # where the weights folder has one): the card read as the other black suit when at least
+    # this many of its pips are read so with pip_sure or more and none as its own suit
+    # (Reader.check_pips). 0 turns it off. Off: on 800 synthetic validation photos each of
+    # synth2, synth4, showdown23 and unseen25 (session 32, benchmarks/settings_sweep.py with a
+    # weights folder holding session 32's pips.onnx), cards missed / wrong in all against off
+    # (3,472 / 1,056): 2 pips, cards flagged uncertain only, -1 / -1; every card +5 / +5 (1 pip
+    # +31 / +31); each index before the cards are made (this check's first form) -4 / -4
+    # (models/weights/pip-suit-session32*.json). Where a card's pips show, its index is
+    # mostly read right already; where it is misread (a row, a fan), its pips are covered.
+    pip_suit: int = 0
+    pip_sure: float = 0.9
+    pip_unsure_only: bool = True  # only cards the reader flags uncertain are checked
 
     def __post_init__(self) -> None:
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -328,6 +342,7 @@ class Reader:
     suit_up: IndexClassifier | None = None  # a second black suit reader (suit_up.onnx), likewise
     grey_suit: IndexClassifier | None = None  # the grey-photo suit reader, likewise
     way_up: WayUpReader | None = None  # the way-up reader, likewise
+    pips: IndexClassifier | None = None  # the pip reader (pips.onnx), likewise
 
     def __init__(self, weights_dir: str | Path | None = None, threads: int = 2) -> None:
         folder = Path(weights_dir) if weights_dir is not None else DEFAULT_WEIGHTS
@@ -348,6 +363,8 @@ class Reader:
             if net is not None and net.upright and self.way_up is None:
                 raise FileNotFoundError(f"model file missing: {path} (the suit reader in {folder} reads indices "
                                         "turned upright by the way-up reader's angle)")
+        path = folder / "pips.onnx"
+        self.pips = IndexClassifier(path, threads=threads) if path.exists() else None
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
@@ -363,6 +380,36 @@ class Reader:
             reads = [r for r in self._read_at(img, (*s.det_scales, *s.small_scales), grey)
                      if r.confidence >= s.small_min or any(iou(r.box, f.box) >= 0.3 for f in first)]
         return reads
+
+    def check_pips(self, img: np.ndarray, cards: list[CardRead]) -> list[CardRead]:
+        """``cards`` with each black number card (with ``pip_unsure_only``, each one flagged
+        uncertain) whose pips (``vision.pips``, looked for from each of its indices) say the
+        other black suit (``pip_suit`` of them or more, none its own) read as that suit, unless
+        another card of the photo is read so (one deck). A card so read stays flagged
+        uncertain: the app asks the player to check it."""
+        s = self.settings
+        ask = [i for i, c in enumerate(cards) if c.card[0] in NUMBER_RANKS and c.card[1] in "SC"
+               and (c.uncertain or not s.pip_unsure_only)]
+        if not ask:
+            return cards
+        boxes = np.array([b for i in ask for b in cards[i].boxes], np.float32)
+        ups = iter(self.way_up(crop_squares(img, boxes, self.way_up.size)))
+        others = [b for c in cards for b in c.boxes]
+        codes = {c.card for c in cards}
+        cards = list(cards)
+        for i in ask:
+            c = cards[i]
+            spades = clubs = 0
+            for box in c.boxes:
+                votes = pip_votes(self.pips, img, box, next(ups), others, s.pip_sure)
+                spades, clubs = spades + votes[0], clubs + votes[1]
+            own, other = (spades, clubs) if c.card[1] == "S" else (clubs, spades)
+            twin = suit_twin(c.card)
+            if other >= s.pip_suit and own == 0 and twin not in codes:
+                codes.discard(c.card)
+                codes.add(twin)
+                cards[i] = replace(c, card=twin, uncertain=True)
+        return cards
 
     def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False,
                  turns: tuple[int, ...] | None = None) -> list[IndexRead]:
@@ -500,6 +547,8 @@ class Reader:
         img = load_image(image)
         indices = self.read_indices(img, zoom)
         cards = group_indices(indices, self.settings)
+        if self.settings.pip_suit > 0 and self.pips is not None and self.way_up is not None and cards:
+            cards = self.check_pips(img, cards)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
 

@@ -658,3 +658,21 @@ def test_ort_spinning_builds_each_reader_as_asked_and_leaves_the_default():
     entry = "session.intra_op.allow_spinning"
     assert spinning.detector.session.get_session_options().get_session_config_entry(entry) == "1"
     assert vision.onnx.ALLOW_SPINNING == default is False
+
+
+def test_pip_votes_counts_what_each_rule_would_mend_and_break():
+    module = script("pip_votes")
+    rows = [
+        {"true": "7C", "read": "7S", "blobs": 3, "right": 2, "wrong": 0},  # mended from 1 and 2
+        {"true": "7C", "read": "7S", "blobs": 3, "right": 3, "wrong": 1},  # a spade among: only "ahead" mends
+        {"true": "5S", "read": "5S", "blobs": 2, "right": 0, "wrong": 1},  # broken at 1 only
+        {"true": "9S", "read": "9S", "blobs": 4, "right": 4, "wrong": 0},  # right, left alone
+        {"true": "3C", "read": "3C", "blobs": 0, "right": 0, "wrong": 0},
+    ]
+    out = module.summary(rows)
+    assert (out["reads"], out["read_wrong_suit"], out["with_blobs"], out["with_a_sure_pip"]) == (5, 2, 4, 4)
+    assert (out["pips_right"], out["pips_wrong"]) == (9, 2)
+    assert out["pip_suit=1 none"] == {"mended": 1, "broken": 1}
+    assert out["pip_suit=2 none"] == {"mended": 1, "broken": 0}
+    assert out["pip_suit=2 ahead"] == {"mended": 2, "broken": 0}
+    assert out["pip_suit=3 none"] == {"mended": 0, "broken": 0}
