@@ -275,9 +275,10 @@ class Settings:
     # synth2, synth4, showdown23 and unseen25 (session 32, benchmarks/settings_sweep.py with a
     # weights folder holding session 32's pips.onnx), cards missed / wrong in all against off
     # (3,472 / 1,056): 2 pips, cards flagged uncertain only, -1 / -1; every card +5 / +5 (1 pip
-    # +31 / +31); each index before the cards are made (this check's first form) -4 / -4
-    # (models/weights/pip-suit-session32*.json). Where a card's pips show, its index is
-    # mostly read right already; where it is misread (a row, a fan), its pips are covered.
+    # +31 / +31; pip_sure 0.97 -1 / -1, 0.99 -3 / -3); each index before the cards are made
+    # (this check's first form) -4 / -4 (models/weights/pip-su*-session32*.json). Where a
+    # card's pips show it is mostly read right already; where it is misread (a row, a fan),
+    # its pips are covered.
     pip_suit: int = 0
     pip_sure: float = 0.9
     pip_unsure_only: bool = True  # only cards the reader flags uncertain are checked
