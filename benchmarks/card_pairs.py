@@ -34,6 +34,13 @@ from vision.image import load_image  # noqa: E402
 from vision.reader import Reader, card_frame, pair_odds, suit_twin  # noqa: E402
 
 
+def matched_code(box, labelled, least: float = 0.3) -> str | None:
+    """The code of the labelled index (``labelled``: (code, box) pairs) that ``box`` overlaps
+    most, where that overlap is at least ``least`` (IoU); else None."""
+    best = max(labelled, key=lambda cb: iou(box, cb[1]), default=None)
+    return best[0] if best is not None and iou(box, best[1]) >= least else None
+
+
 def pairs_of(reader: Reader, truths, within: float = 9.0) -> list[dict]:
     """One row per two read indices of a photo lying within ``within`` index sizes, each
     matched to a labelled index."""
@@ -43,9 +50,9 @@ def pairs_of(reader: Reader, truths, within: float = 9.0) -> list[dict]:
         reads = reader.read_indices(img)
         matched = []
         for r in reads:
-            best = max(t.boxes, key=lambda cb: iou(r.box, cb[1]), default=None)
-            if best is not None and iou(r.box, best[1]) >= 0.3:
-                matched.append((r, best[0]))
+            code = matched_code(r.box, t.boxes)
+            if code is not None:
+                matched.append((r, code))
         if len(matched) < 2:
             continue
         crops = np.stack([crop_square(img, r.box, reader.classifier.size) for r, _ in matched])

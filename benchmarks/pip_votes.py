@@ -24,8 +24,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.card_pairs import matched_code  # noqa: E402
 from vision.crops import crop_squares  # noqa: E402
-from vision.evaluate import iou, synthetic_validation  # noqa: E402
+from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.image import load_image  # noqa: E402
 from vision.pips import NUMBER_RANKS, pip_crops  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -40,9 +41,9 @@ def votes_of(reader: Reader, truths, sure: float, montage: list | None = None) -
         for r in reads:
             if r.card[0] not in NUMBER_RANKS or r.card[1] not in "SC":
                 continue
-            best = max(t.boxes, key=lambda cb: iou(r.box, cb[1]), default=None)
-            if best is not None and iou(r.box, best[1]) >= 0.3 and best[0][1] in "SC":
-                asked.append((r, best[0]))
+            code = matched_code(r.box, t.boxes)
+            if code is not None and code[1] in "SC":
+                asked.append((r, code))
         if not asked:
             continue
         ups = reader.way_up(crop_squares(img, np.array([r.box for r, _ in asked], np.float32), reader.way_up.size))

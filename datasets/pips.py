@@ -31,7 +31,7 @@ import numpy as np
 
 from datasets.backgrounds import Backgrounds
 from datasets.corner_index import INK_THRESHOLD, depth_from_edge, face_colour, outline_width
-from datasets.decks import HELD_OUT_SEEDS, Deck, available_decks, load_deck, procedural_deck, seed_range
+from datasets.decks import HELD_OUT_SEEDS, Deck, available_decks, load_deck, seed_range
 from vision.pips import MARGIN, NUMBER_RANKS, SIDE
 
 
@@ -104,7 +104,7 @@ def _sprite(face: np.ndarray, box: tuple[int, int, int, int], table: np.ndarray)
 
 def look(rng: np.random.Generator, sprite: np.ndarray) -> np.ndarray:
     """A sprite as the reader would cut it from a photo: turned, cut to the blob's square,
-    shrunk to 6-30 pixels, soft, lit, noisy, JPEG'd, read at SIDE."""
+    shrunk to 8-31 pixels, soft, lit, noisy, JPEG'd, read at SIDE."""
     n = sprite.shape[0]
     angle = rng.uniform(0, 360)
     squeeze = rng.uniform(0.8, 1.0)
@@ -153,8 +153,7 @@ def _shard(args: tuple) -> tuple[np.ndarray, np.ndarray]:
     backgrounds = Backgrounds()
     sprites: list[tuple[np.ndarray, int]] = []
     for name in names:
-        deck = procedural_deck(int(name.split("-")[1]), 320) if name.startswith("procedural-") else load_deck(name)
-        sprites += deck_sprites(rng, deck, backgrounds)
+        sprites += deck_sprites(rng, load_deck(name), backgrounds)
     by_label = [[s for s, lab in sprites if lab == k] for k in range(3)]
     x = np.zeros((n, SIDE, SIDE, 3), np.uint8)
     y = rng.integers(0, 3, n)  # balanced

@@ -57,12 +57,15 @@ def train(data: Path, out: Path, *, minutes: float, batch: int = 256, lr: float 
     budget = minutes * 60
     loss_fn = torch.nn.CrossEntropyLoss()
 
-    def accuracy() -> float:
+    def predict():
         model.eval()
         with torch.no_grad():
             pred = torch.cat([model(xv[i:i + 2048]).argmax(1) for i in range(0, len(yv), 2048)])
         model.train()
-        return float((pred == yv).float().mean())
+        return pred
+
+    def accuracy() -> float:
+        return float((predict() == yv).float().mean())
 
     while time.time() - t0 < budget:
         perm = rng.permutation(tr)
@@ -86,10 +89,10 @@ def train(data: Path, out: Path, *, minutes: float, batch: int = 256, lr: float 
         print(f"epoch {epoch}: step {step}, loss {loss.item():.3f}, val {accuracy():.4f}, "
               f"{(time.time() - t0) / 60:.1f} min", flush=True)
     out.mkdir(parents=True, exist_ok=True)
-    acc = accuracy()
+    pred = predict()
+    acc = float((pred == yv).float().mean())
+    pred = pred.numpy()
     model.eval()
-    with torch.no_grad():
-        pred = torch.cat([model(xv[i:i + 2048]).argmax(1) for i in range(0, len(yv), 2048)]).numpy()
     confusion = np.zeros((3, 3), int)
     np.add.at(confusion, (yv.numpy(), pred), 1)
     torch.save({"model": model.state_dict()}, out / "pips.pt")
