@@ -16,7 +16,12 @@
 #
 # Knobs (environment): N photos (12000), SEED (3), BUDGET seconds for the whole train step (520),
 # CLS_S classifier seconds at most (300), BATCH detector batch (64), IMGSZ (640), DEVICE (0),
-# CROP the classifier's crop side in pixels (32, the shipped one's; 48 to go on at 48).
+# CROP the classifier's crop side in pixels (32, the shipped one's; 48 to go on at 48),
+# CLS=0 to train the detector alone (all cores feed it; no index crops written), KINDS a
+# comma-separated list of scene kinds, each as likely (default: every kind at its share),
+# WARMUP the detector's warm-up epochs (3, Ultralytics').
+# While the detector trains, its last epoch's weights are copied to $OUT every 30 s, so that a
+# call cut off at its limit still brings back what was trained.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -58,27 +63,49 @@ train() {
   python3 -c 'import torch, ultralytics, cv2, numpy; print("torch", torch.__version__, "cuda", torch.cuda.is_available(),
     "ultralytics", ultralytics.__version__, "cv2", cv2.__version__, "numpy", numpy.__version__)' || return 1
 
-  echo "== data set: $n photos, seed $seed, ${CROP:-32}-px crops ($(left) s left)"
+
+  local cls=${CLS:-1} extra=() k
+  [ "$cls" = 0 ] && extra+=(--no-crops)
+  for k in ${KINDS//,/ }; do extra+=(--kind "$k"); done
+  echo "== data set: $n photos, seed $seed, ${CROP:-32}-px crops, ${extra[*]} ($(left) s left)"
   if [ -f "$data/data.yaml" ]; then echo "(the data set of an earlier call on this warm machine)"; else
-    python3 -m cli.main dataset --out "$data" --n "$n" --seed "$seed" --crop "${CROP:-32}" --workers "$(nproc)" 2>&1 | tr '\r' '\n' | tail -n 3
+    python3 -m cli.main dataset --out "$data" --n "$n" --seed "$seed" --crop "${CROP:-32}" --workers "$(nproc)" \
+      "${extra[@]}" 2>&1 | tr '\r' '\n' | tail -n 3
   fi
   [ -f "$data/data.yaml" ] || { echo "no data set written"; return 1; }
 
   # Both stages at once: the GPU has room for both; the CPU cores feed the detector.
-  local det_s=$(( $(left) - 75 )) cls_s
+  local det_s=$(( $(left) - 75 )) cls_s cls_pid="" workers saver
   cls_s=$(( det_s - 30 < ${CLS_S:-300} ? det_s - 30 : ${CLS_S:-300} ))
-  echo "== training: detector $det_s s, classifier $cls_s s"
-  timeout $(( cls_s + 60 )) python3 -m cli.main train --data "$data" --what classifier --resume --device "${DEVICE:-0}" \
-    --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export \
-    > "$out/classifier.log" 2>&1 &
-  local cls_pid=$!
+  if [ "$cls" = 0 ]; then
+    echo "== training: detector $det_s s (the classifier is not trained)"
+    workers=$(( $(nproc) > 4 ? $(nproc) - 2 : 2 ))
+  else
+    echo "== training: detector $det_s s, classifier $cls_s s"
+    workers=$(( $(nproc) > 8 ? $(nproc) - 5 : 2 ))
+    timeout $(( cls_s + 60 )) python3 -m cli.main train --data "$data" --what classifier --resume --device "${DEVICE:-0}" \
+      --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export \
+      > "$out/classifier.log" 2>&1 &
+    cls_pid=$!
+  fi
+  ( while sleep 30; do
+      if [ -f /tmp/runs/detector/weights/last.pt ]; then
+        cp /tmp/runs/detector/weights/last.pt "$out/detector_last.pt.part" && mv "$out/detector_last.pt.part" "$out/detector_last.pt"
+      fi
+      cp /tmp/runs/detector/results.csv "$out/detector_results.csv" 2>/dev/null
+    done ) &
+  saver=$!
   timeout $(( det_s + 60 )) python3 -m cli.main train --data "$data" --what detector --resume --device "${DEVICE:-0}" \
     --hours "$(python3 -c "print(round($det_s / 3600, 4))")" --imgsz "${IMGSZ:-640}" --batch "${BATCH:-64}" \
-    --workers $(( $(nproc) > 8 ? $(nproc) - 5 : 2 )) --project /tmp/runs --no-export > "$out/detector.log" 2>&1
+    --warmup-epochs "${WARMUP:-3}" --workers "$workers" --project /tmp/runs --no-export > "$out/detector.log" 2>&1
   echo "detector exit $?"
-  wait $cls_pid
-  echo "classifier exit $?"
-  tail -n 4 "$out/classifier.log"
+  kill "$saver" 2>/dev/null
+  rm -f "$out/detector_last.pt" "$out/detector_last.pt.part"
+  if [ -n "$cls_pid" ]; then
+    wait "$cls_pid"
+    echo "classifier exit $?"
+    tail -n 4 "$out/classifier.log"
+  fi
   tail -n 3 "$out/detector.log"
   cp /tmp/runs/detector/results.csv "$out/detector_results.csv" 2>/dev/null
   cp "$data/summary.json" "$out/data_summary.json"
