@@ -676,3 +676,24 @@ def test_pip_votes_counts_what_each_rule_would_mend_and_break():
     assert out["pip_suit=2 none"] == {"mended": 1, "broken": 0}
     assert out["pip_suit=2 ahead"] == {"mended": 2, "broken": 0}
     assert out["pip_suit=3 none"] == {"mended": 0, "broken": 0}
+
+
+def test_box_fit_matches_each_label_once_and_measures_size_offset_and_overlap():
+    import numpy as np
+
+    module = script("box_fit")
+    labels = np.array([[0, 0, 10, 20], [100, 100, 110, 120], [300, 300, 310, 320]], np.float32)
+    boxes = np.array([
+        [1, 2, 11, 22],  # the first label, shifted by (1, 2): IoU 162 / 238
+        [100, 100, 110, 130],  # the second, its longer side 20 -> 30, IoU 200 / 300
+        [0, 0, 10, 20.5],  # a second box over the first label: not matched twice
+        [500, 500, 510, 520],  # over no label
+    ], np.float32)
+    rows = module.match(labels, boxes)
+    assert [(i, j) for i, j, _ in rows] == [(0, 2), (1, 1)]  # best IoU first; the third label unmatched
+    f = module.fit(labels, boxes)
+    assert f["labels"] == 3 and f["ratio"] == pytest.approx([20.5 / 20, 30 / 20])
+    assert f["iou"][1] == pytest.approx(200 / 300)
+    assert f["offset"][1] == pytest.approx(5 / 20)
+    s = module.summary([f])
+    assert s["matched"] == round(2 / 3, 4) and s["side_ratio_q25_50_75"][1] == round((20.5 / 20 + 1.5) / 2, 3)
