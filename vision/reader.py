@@ -139,7 +139,10 @@ class Settings:
     # 3,472 / 1,056 (session 32's detector at 0.48) v 3,457 / 973 at 0.5 (3,342 / 1,080 at
     # 0.48; models/weights/detector-gpu2-min-card-session33.json).
     min_card: float = 0.5
-    uncertain_below: float = 0.75  # a card with less is flagged uncertain
+    # A card with less is flagged uncertain. Re-measured with session 33's detector
+    # (benchmarks/flag_rules.py, models/weights/flag-rules-session33-*.json): fewer flags, 20
+    # more wrong cards unflagged of 23,771, along the flag's own trade-off: kept.
+    uncertain_below: float = 0.75
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
     # A deck holds each card once: an index far from the stronger card of its code is another
     # card misread. With ``one_deck`` it is read again (flagged uncertain) instead of dropped,
