@@ -26,26 +26,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.evaluate import load_truth
+from vision.evaluate import iou, synthetic_validation
 from vision.reader import Reader
-
-
-def iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4): (N, M)."""
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda r: (r[:, 2] - r[:, 0]) * (r[:, 3] - r[:, 1])  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter + 1e-9)
 
 
 def match(labels: np.ndarray, boxes: np.ndarray, least: float = 0.5) -> list[tuple[int, int, float]]:
     """Greedy one-to-one matches (label row, box row, IoU), best IoU first, at ``least`` or more."""
     if len(labels) == 0 or len(boxes) == 0:
         return []
-    m = iou(labels, boxes)
+    m = np.array([[iou(a, b) for b in boxes] for a in labels])
     out, used_l, used_b = [], set(), set()
     for flat in np.argsort(-m, axis=None):
         i, j = np.unravel_index(flat, m.shape)
@@ -102,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| data | weights | labels | matched | side ratio q25/50/75 | centre offset q25/50/75 | IoU q25/50/75 |")
     print("|---|---|---|---|---|---|---|")
     for folder in args.data:
-        truths = [t for t in load_truth(folder) if "val" in t.image.parts][: args.photos]
+        truths = synthetic_validation(folder, args.photos)
         if not truths:
             raise SystemExit(f"{folder}: no validation photos (images/val)")
         parts = {k: [] for k in readers}
