@@ -137,7 +137,10 @@ class Settings:
     # its detector (trained on the lent GPU), which finds more and reads surer: on 800 synthetic
     # validation photos each of synth2, synth4, showdown23 and unseen25, cards missed / wrong
     # 3,472 / 1,056 (session 32's detector at 0.48) v 3,457 / 973 at 0.5 (3,342 / 1,080 at
-    # 0.48; models/weights/detector-gpu2-min-card-session33.json).
+    # 0.48; models/weights/detector-gpu2-min-card-session33.json). Kept with session 34's
+    # detector (trained on on the CPU): 3,377 / 1,030 at 0.5, 3,260 / 1,130 at 0.48, 3,510 / 936
+    # at 0.52 (models/weights/detector-min-card-session34.json); det_conf and uncertain_below
+    # were last measured with session 33's.
     min_card: float = 0.5
     # A card with less is flagged uncertain. Re-measured with session 33's detector
     # (benchmarks/flag_rules.py, models/weights/flag-rules-session33-*.json): fewer flags, 20
