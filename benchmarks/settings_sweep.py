@@ -83,6 +83,8 @@ def remembering(reader: Reader) -> Reader:
     for name in NETS:
         net = getattr(reader, name)
         if net is not None:
+            if hasattr(net, "members"):  # a detector group: each member's candidates remembered too (det_vote)
+                net.members = [Remembered(m) for m in net.members]
             setattr(reader, name, Remembered(net))
     return reader
 

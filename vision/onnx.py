@@ -66,15 +66,29 @@ def unturn_boxes(boxes: np.ndarray, turn: int, width: int, height: int) -> np.nd
     return np.stack([x1, y1, x2, y2], 1)
 
 
-def fuse_boxes(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+VOTES = ("mean", "found", "max")  # how a detector group scores a made box (fuse_boxes)
+
+
+def fuse_boxes(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5, members: np.ndarray | None = None,
+               count: int = 1, vote: str = "mean") -> tuple[np.ndarray, np.ndarray]:
     """NMS that averages instead of dropping: the highest-scored box left and every box left
     that overlaps it at ``iou`` or more make one box, their mean weighted by score, with the
     highest score; then the next. The same boxes as NMS keeps, each moved to where all the
-    candidates that found its index put it (anchors of one look, and other scales and turns)."""
+    candidates that found its index put it (anchors of one look, and other scales and turns).
+
+    ``members``: which of ``count`` detectors found each box (:class:`DetectorGroup`). Then a
+    made box's score, by ``vote``: "mean", the mean over the ``count`` detectors of each one's
+    best score in its group (0 from a detector that found nothing there: an index all of them
+    find keeps about its score, one that only one of two finds half of it); "found", that mean
+    over the detectors that found it; "max", the best score of any."""
+    if vote not in VOTES:
+        raise ValueError(f"vote must be one of {', '.join(VOTES)}, not {vote!r}")
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     scores = np.asarray(scores, np.float32).reshape(-1)
     order = np.argsort(-scores, kind="stable")
     boxes, scores = boxes[order], scores[order]
+    if members is not None:
+        members = np.asarray(members, int).reshape(-1)[order]
     areas = (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
     left = np.ones(len(boxes), bool)
     kept_boxes, kept_scores = [], []
@@ -89,7 +103,11 @@ def fuse_boxes(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> tuple
         group[i] = True
         w = scores[group]
         kept_boxes.append((boxes[group] * w[:, None]).sum(0) / w.sum())
-        kept_scores.append(scores[i])
+        if members is None or vote == "max":
+            kept_scores.append(scores[i])
+        else:
+            best = [scores[group & (members == m)].max(initial=0.0) for m in range(count)]
+            kept_scores.append(sum(best) / (count if vote == "mean" else sum(b > 0 for b in best)))
         left &= ~group
     return np.array(kept_boxes, np.float32).reshape(-1, 4), np.array(kept_scores, np.float32)
 
@@ -143,22 +161,59 @@ class IndexDetector:
         boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
         return (boxes - [left, top, left, top]) / k, scores[keep]
 
+    def candidates(self, img: np.ndarray, conf: float, scales: tuple[float, ...] = (1.0,),
+                   turns: tuple[int, ...] = (0,)) -> tuple[np.ndarray, np.ndarray]:
+        """Every box scored at least ``conf`` at each scale and turn, before NMS, in the
+        photo's coordinates (clipped to it)."""
+        found = [self._candidates(img, conf, k, t) for t in turns for k in scales]
+        boxes = np.concatenate([b for b, _ in found]).reshape(-1, 4)
+        scores = np.concatenate([s for _, s in found]).astype(np.float32)
+        hh, ww = img.shape[:2]
+        return boxes.clip(0, [ww, hh, ww, hh]).astype(np.float32), scores
+
     def __call__(self, img: np.ndarray, conf: float = 0.15, iou: float = 0.5,
                  scales: tuple[float, ...] = (1.0,), turns: tuple[int, ...] = (0,),
                  fuse: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        found = [self._candidates(img, conf, k, t) for t in turns for k in scales]
-        boxes = np.concatenate([b for b, _ in found]).reshape(-1, 4)
-        scores = np.concatenate([s for _, s in found])
+        boxes, scores = self.candidates(img, conf, scales, turns)
         if len(boxes) == 0:
             return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
-        hh, ww = img.shape[:2]
-        boxes = boxes.clip(0, [ww, hh, ww, hh]).astype(np.float32)
         if fuse:
             return fuse_boxes(boxes, scores.astype(np.float32), iou)
         xywh = np.column_stack([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]])
         idx = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), conf, iou)
         idx = np.array(idx, dtype=int).reshape(-1)
         return boxes[idx], scores[idx].astype(np.float32)
+
+
+class DetectorGroup:
+    """Several index detectors asked as one (an ensemble): each looks at every scale and turn,
+    and their boxes of one index are made one as :func:`fuse_boxes` makes them, scored by the
+    detectors' mean (``vote``; ``members`` of them: the first ones; 0 all). Its first member's attributes
+    (``dynamic``, ``imgsz``, ``rect``) are the group's."""
+
+    def __init__(self, detectors: list[IndexDetector]) -> None:
+        if not detectors:
+            raise ValueError("a detector group needs at least one detector")
+        self.members = list(detectors)
+
+    def __getattr__(self, name: str):
+        if name == "members":  # not set yet (copy, pickle): no recursion through the first member
+            raise AttributeError(name)
+        return getattr(self.members[0], name)
+
+    def __call__(self, img: np.ndarray, conf: float = 0.15, iou: float = 0.5,
+                 scales: tuple[float, ...] = (1.0,), turns: tuple[int, ...] = (0,),
+                 fuse: bool = True, members: int = 0, vote: str = "mean") -> tuple[np.ndarray, np.ndarray]:
+        if not fuse:
+            raise ValueError("a detector group makes one box of its detectors' boxes by fusing them (fuse=True)")
+        asked = self.members[:members] if members > 0 else self.members
+        found = [det.candidates(img, conf, scales, turns) for det in asked]
+        boxes = np.concatenate([b for b, _ in found]).reshape(-1, 4)
+        scores = np.concatenate([s for _, s in found])
+        if len(boxes) == 0:
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+        who = np.concatenate([np.full(len(s), m) for m, (_, s) in enumerate(found)])
+        return fuse_boxes(boxes, scores, iou, members=who, count=len(asked), vote=vote)
 
 
 class IndexClassifier:
@@ -204,6 +259,33 @@ class IndexClassifier:
         logits = self.session.run(None, {self.input: normalise(crops)})[0]
         e = np.exp(logits - logits.max(1, keepdims=True))
         return e / e.sum(1, keepdims=True)
+
+
+class ClassifierGroup:
+    """Several index classifiers asked as one (an ensemble): each reads the crops, their
+    probabilities averaged (``members`` of them: the first ones; 0 all). Its first member's
+    attributes (``size``, ``channels``, ``classes``, ...) are the group's: members read crops
+    cut alike, so they must agree on them."""
+
+    def __init__(self, classifiers: list[IndexClassifier]) -> None:
+        if not classifiers:
+            raise ValueError("a classifier group needs at least one classifier")
+        first = classifiers[0]
+        for other in classifiers[1:]:
+            if (other.size, other.channels, other.classes) != (first.size, first.channels, first.classes):
+                raise ValueError(f"classifiers of one group must read the same crops into the same classes: "
+                                 f"{(other.size, other.channels, other.classes)} v "
+                                 f"{(first.size, first.channels, first.classes)} (side, channels, classes)")
+        self.members = list(classifiers)
+
+    def __getattr__(self, name: str):
+        if name == "members":
+            raise AttributeError(name)
+        return getattr(self.members[0], name)
+
+    def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0) -> np.ndarray:
+        asked = self.members[:members] if members > 0 else self.members
+        return sum(net(crops, turns=turns) for net in asked) / len(asked)
 
 
 class WayUpReader:

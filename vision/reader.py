@@ -27,7 +27,7 @@ from engine.cards import CODES
 from vision.crops import MARGIN, crop_squares, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
 from vision.image import is_grey, load_image
-from vision.onnx import IndexClassifier, IndexDetector, WayUpReader
+from vision.onnx import VOTES, ClassifierGroup, DetectorGroup, IndexClassifier, IndexDetector, WayUpReader
 from vision.pips import NUMBER_RANKS, pip_votes
 from vision.suits import RULES as SUIT_RULES
 from vision.suits import apply_suit_reader
@@ -44,7 +44,9 @@ class Settings:
 
     # Detector boxes kept for reading. With session 33's detector 0.1, 0.125 and 0.2 move the
     # cards missed / wrong on 3,200 synthetic photos by +7 / +2, +9 / 0 and +15 / -7 from
-    # 3,457 / 973 (models/weights/det-conf-session33.json): 0.15 kept.
+    # 3,457 / 973 (models/weights/det-conf-session33.json): 0.15 kept. With session 34's
+    # detector, from 3,377 / 1,030: 0.1 +2 / +10, 0.125 -3 / +4, 0.2 +12 / -2
+    # (det-conf-session35.json): 0.15 kept.
     det_conf: float = 0.15
     # Boxes overlapping this much or more are one index (NMS, or det_fuse's groups). 0.4 and 0.6
     # are steps along min_card's curve, not a better one: on 800 synthetic photos each of synth2,
@@ -87,6 +89,22 @@ class Settings:
     # synth2 740 / 174 v 722 / 180, synth4 811 / 213 v 811 / 201 (fuse-held-session31.json,
     # fuse-grey-session31.json); time 0.96x (speed-session31-fuse.json, noise).
     det_fuse: bool = True
+    # A weights folder may hold more detectors beside ``detector.onnx`` (``detector2.onnx``,
+    # ``detector3.onnx``, ...): then all are asked, their boxes of one index made one and scored
+    # by their mean (vision.onnx.DetectorGroup; always fused, whatever det_fuse says).
+    # ``det_members``: how many of them are asked, the first ones (1: ``detector.onnx`` alone);
+    # 0 all there are. ``det_vote``: how a box's score is made of theirs (vision.onnx.fuse_boxes:
+    # "mean" of all of them, a detector that found nothing there counting 0; "found", the mean
+    # of those that found it; "max"). The shipped folder has one detector: no group of the
+    # detectors at hand read better. Session 35 (benchmarks/settings_sweep.py --set det_members,
+    # det_vote; 300 validation photos each of synth2 and showdown23, min_card 0.5,
+    # models/weights/det-group-session35-*.json), cards missed / wrong, the shipped detector
+    # alone 170 / 41 and 579 / 125; with session 33's beside it ("mean") 182 / 40 and 595 / 129
+    # ("found" 180 / 42 and 594 / 129, "max" 176 / 44 and 580 / 133); with session 33's and
+    # session 3's 180 / 38 and 600 / 124; with its own 33-minute continuation (session 34, not
+    # shipped) 179 / 42 and 583 / 121: more missed each time, at most a few fewer wrong.
+    det_members: int = 0
+    det_vote: str = "mean"
     # When those looks read no index at all, look again at these scales: a card held up far from
     # a webcam has indices too small for the detector at full scale (a 2x look costs about four
     # full-scale ones, so only photos that read nothing pay it). () turns it off.
@@ -131,6 +149,18 @@ class Settings:
     # On: the reader 1.06x the time (benchmarks/reader_speed.py, 100 real-dev photos
     # side by side, models/weights/speed-session30-cls-margins.json: 41.6 v 44.2 ms).
     cls_margins: tuple[float, ...] = (1.0, MARGIN, 1.3)
+    # A weights folder may hold more index classifiers beside ``classifier.onnx``
+    # (``classifier2.onnx``, ...): then each index is read by all of them, their probabilities
+    # averaged (vision.onnx.ClassifierGroup). ``cls_members``: how many are asked, the first
+    # ones (1: ``classifier.onnx`` alone); 0 all there are. The shipped folder has one: the
+    # shipped classifier with its predecessor (session 19's, which it was trained on from)
+    # beside it read no better. On 800 validation photos each of synth2, synth4, showdown23 and
+    # unseen25 (session 35, models/weights/cls-pair-session35.json), cards missed / wrong at
+    # min_card 0.48, 0.5, 0.52: 3,291 / 1,120, 3,422 / 1,028, 3,549 / 933 v the classifier
+    # alone's 3,260 / 1,130, 3,377 / 1,030, 3,510 / 936 (at as many wrong 35-45 more missed);
+    # held20's 300 photos at 0.5 138 / 32 v 128 / 32, black and white synth2 + synth4 1,463 /
+    # 377 v 1,444 / 382 (cls-pair-held-session35.json, cls-pair-grey-session35.json).
+    cls_members: int = 0
     min_index: float = 0.35  # an index read with less than this is dropped
     # A card with less than this is not reported. 0.48 in sessions 30-32 (with cls_margins above:
     # fewer cards both missed and wrong on every synthetic set); 0.5 again since session 33, with
@@ -139,8 +169,8 @@ class Settings:
     # 3,472 / 1,056 (session 32's detector at 0.48) v 3,457 / 973 at 0.5 (3,342 / 1,080 at
     # 0.48; models/weights/detector-gpu2-min-card-session33.json). Kept with session 34's
     # detector (trained on on the CPU): 3,377 / 1,030 at 0.5, 3,260 / 1,130 at 0.48, 3,510 / 936
-    # at 0.52 (models/weights/detector-min-card-session34.json); det_conf and uncertain_below
-    # were last measured with session 33's.
+    # at 0.52 (models/weights/detector-min-card-session34.json); det_conf re-measured with it
+    # in session 35 (above).
     min_card: float = 0.5
     # A card with less is flagged uncertain. Re-measured with session 33's detector
     # (benchmarks/flag_rules.py, models/weights/flag-rules-session33-*.json): fewer flags, 20
@@ -297,6 +327,11 @@ class Settings:
     pip_unsure_only: bool = True  # only cards the reader flags uncertain are checked
 
     def __post_init__(self) -> None:
+        if self.det_vote not in VOTES:
+            raise ValueError(f"unknown det_vote {self.det_vote!r}: one of {', '.join(VOTES)}")
+        for name in ("det_members", "cls_members"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 (all) or more, not {getattr(self, name)!r}")
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
             raise ValueError(f"unknown one_deck_rule {self.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
         for name in ("suit_rule", "grey_suit_rule"):
@@ -367,7 +402,19 @@ class Reader:
         cv2.setNumThreads(threads)
         self.settings = Settings.load(folder)
         self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
+        more = []
+        while (path := folder / f"detector{len(more) + 2}.onnx").exists():
+            more.append(IndexDetector(path, threads=threads, rect=self.settings.rect))
+        self.detectors = 1 + len(more)  # how many detectors the folder has (Settings.det_members)
+        if more:
+            self.detector = DetectorGroup([self.detector, *more])
         self.classifier = IndexClassifier(cls, threads=threads)
+        more = []
+        while (path := folder / f"classifier{len(more) + 2}.onnx").exists():
+            more.append(IndexClassifier(path, threads=threads))
+        self.classifiers = 1 + len(more)  # how many index classifiers the folder has (Settings.cls_members)
+        if more:
+            self.classifier = ClassifierGroup([self.classifier, *more])
         self.suit = load_suit_reader(folder, self.settings, threads)
         self.suit_up = load_suit_reader(folder, self.settings, threads, "suit_up")
         self.grey_suit = load_suit_reader(folder, self.settings, threads, "suit4")
@@ -461,6 +508,9 @@ class Reader:
 
     def _detect(self, img: np.ndarray, scales: tuple[float, ...], turns: tuple[int, ...]):
         s = self.settings
+        if getattr(self, "detectors", 1) > 1:  # a group of detectors (vision.onnx.DetectorGroup): always fused
+            return self.detector(img, conf=s.det_conf, iou=s.det_iou, scales=scales, turns=turns, fuse=True,
+                                 members=s.det_members, vote=s.det_vote)
         if s.det_fuse:  # ``fuse`` passed only when on: a stand-in detector without it serves with it off
             return self.detector(img, conf=s.det_conf, iou=s.det_iou, scales=scales, turns=turns, fuse=True)
         return self.detector(img, conf=s.det_conf, iou=s.det_iou, scales=scales, turns=turns)
@@ -479,14 +529,20 @@ class Reader:
         return (np.concatenate([boxes, more[new]]).astype(np.float32),
                 np.concatenate([scores, more_scores[new]]).astype(np.float32), len(boxes))
 
+    def _classify(self, crops: np.ndarray) -> np.ndarray:
+        s = self.settings
+        if getattr(self, "classifiers", 1) > 1:  # a group of classifiers (vision.onnx.ClassifierGroup)
+            return self.classifier(crops, turns=s.cls_turns, members=s.cls_members)
+        return self.classifier(crops, turns=s.cls_turns)
+
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
         training margin), read at ``cls_turns`` turns and at each of ``cls_margins``, averaged."""
         looks = [crops if m == MARGIN else crop_squares(img, boxes, self.classifier.size, m)
                  for m in self.settings.cls_margins]
         if len(looks) == 1:
-            return self.classifier(looks[0], turns=self.settings.cls_turns)
-        probs = self.classifier(np.concatenate(looks), turns=self.settings.cls_turns)
+            return self._classify(looks[0])
+        probs = self._classify(np.concatenate(looks))
         return probs.reshape(len(looks), len(boxes), -1).mean(0)
 
     def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:

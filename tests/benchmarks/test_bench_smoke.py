@@ -455,6 +455,35 @@ def test_settings_sweep_asks_each_network_once_per_input():
     assert kept.size == 32 and (kept.asked, kept.answered) == (6, 2)
 
 
+def test_settings_sweep_remembers_each_member_of_a_group_too():
+    # A detector group's members are asked once per input, whatever the group's vote.
+    import numpy as np
+
+    from vision.onnx import DetectorGroup
+
+    module = script("settings_sweep")
+
+    class Member:
+        def __init__(self, score):
+            self.score, self.calls = score, 0
+
+        def candidates(self, img, conf, scales=(1.0,), turns=(0,)):
+            self.calls += 1
+            return np.array([[1, 1, 9, 9]], np.float32), np.array([self.score], np.float32)
+
+    first, second = Member(0.8), Member(0.4)
+
+    class Reader:
+        detector = DetectorGroup([first, second])
+        classifier = suit = suit_up = grey_suit = way_up = pips = None
+
+    reader = module.remembering(Reader())
+    img = np.zeros((12, 12, 3), np.uint8)
+    assert reader.detector(img, vote="mean")[1].tolist() == pytest.approx([0.6])
+    assert reader.detector(img, vote="max")[1].tolist() == pytest.approx([0.8])
+    assert (first.calls, second.calls) == (1, 1)  # the second vote fused the remembered candidates
+
+
 def test_settings_sweep_reads_the_photos_at_each_value_of_one_setting(tmp_path):
     import argparse
 

@@ -60,3 +60,36 @@ def test_two_turns_are_half_turns():
 def test_other_turns_are_refused():
     with pytest.raises(ValueError, match="turns must be 1, 2 or 4"):
         _classifier()(np.stack([_crop()]), turns=3)
+
+
+class _Fixed:
+    """A stand-in classifier that gives every crop the same probabilities."""
+
+    def __init__(self, probs, size=32, channels=3):
+        self.probs, self.size, self.channels, self.classes = np.asarray(probs, np.float32), size, channels, len(probs)
+        self.turns = []
+
+    def __call__(self, crops, turns=1):
+        self.turns.append(turns)
+        return np.tile(self.probs, (len(crops), 1))
+
+
+def test_a_classifier_group_averages_its_members_probabilities():
+    from vision.onnx import ClassifierGroup
+
+    first, second = _Fixed([0.8, 0.2, 0.0]), _Fixed([0.2, 0.4, 0.4])
+    group = ClassifierGroup([first, second])
+    crops = np.zeros((2, 32, 32, 3), np.uint8)
+    assert group(crops, turns=4).tolist() == [pytest.approx([0.5, 0.3, 0.2])] * 2
+    assert first.turns == [4] and second.turns == [4]  # each reads at the turns asked
+    assert group(crops, members=1).tolist() == [pytest.approx([0.8, 0.2, 0.0])] * 2  # the first alone
+    assert group.size == 32 and group.classes == 3
+
+
+def test_a_classifier_group_refuses_members_that_read_other_crops():
+    from vision.onnx import ClassifierGroup
+
+    with pytest.raises(ValueError, match="same crops"):
+        ClassifierGroup([_Fixed([0.5, 0.5]), _Fixed([0.5, 0.5], size=48)])
+    with pytest.raises(ValueError, match="at least one"):
+        ClassifierGroup([])

@@ -174,3 +174,53 @@ def test_fusing_keeps_as_many_boxes_as_nms_with_the_same_scores():
     _, kept = fuse_boxes(boxes, scores, iou=0.5)
     assert sorted(kept.tolist()) == pytest.approx(sorted(scores[nms].tolist()))
     assert fuse_boxes(np.zeros((0, 4)), np.zeros(0))[0].shape == (0, 4)
+
+
+def test_fused_boxes_of_several_detectors_score_their_mean():
+    boxes = np.array([[10, 10, 30, 40], [12, 10, 32, 40], [11, 10, 31, 40], [100, 100, 120, 130]], np.float32)
+    scores = np.array([0.6, 0.9, 0.5, 0.8], np.float32)
+    members = np.array([0, 0, 1, 1])  # the first index found by both detectors, the second by one
+    fused, kept = fuse_boxes(boxes, scores, iou=0.5, members=members, count=2)
+    assert kept.tolist() == pytest.approx([(0.9 + 0.5) / 2, 0.8 / 2])  # each detector's best, averaged
+    assert fused[0].tolist() == pytest.approx([(0.6 * 10 + 0.9 * 12 + 0.5 * 11) / 2.0, 10,
+                                               (0.6 * 30 + 0.9 * 32 + 0.5 * 31) / 2.0, 40])
+    # One detector: its scores as plain fusing keeps them.
+    one = fuse_boxes(boxes, scores, iou=0.5, members=np.zeros(4, int), count=1)[1]
+    assert one.tolist() == pytest.approx(fuse_boxes(boxes, scores, iou=0.5)[1].tolist())
+
+
+def test_a_detector_group_fuses_its_members_boxes_and_can_ask_the_first_alone():
+    from vision.onnx import DetectorGroup
+
+    first, second = _detector([1, 3, "h", "w"]), _detector([1, 3, "h", "w"])
+    second.session.run = lambda _names, feed: [np.array([[[0.0]] * 4 + [[0.5]]], np.float32)]  # one box at 0, 0
+    group = DetectorGroup([first, second])
+    img = np.zeros((640, 640, 3), np.uint8)
+    boxes, scores = group(img, conf=0.15)
+    got = sorted((tuple(round(float(v)) for v in b), round(float(s), 3)) for b, s in zip(boxes, scores, strict=True))
+    assert got == [((0, 0, 0, 0), 0.25), ((310, 310, 330, 330), 0.45)]  # each found by one of two: half its score
+    boxes, scores = group(img, conf=0.15, members=1)
+    assert [tuple(round(float(v)) for v in b) for b in boxes] == [(310, 310, 330, 330)] and scores.tolist() == [
+        pytest.approx(0.9)]
+    assert group.dynamic and group.imgsz == 640  # the first member's
+    with pytest.raises(ValueError, match="fus"):
+        group(img, fuse=False)
+
+
+def test_a_group_s_vote_found_averages_only_the_detectors_that_found_the_index_and_max_takes_the_best():
+    boxes = np.array([[10, 10, 30, 40], [11, 10, 31, 40], [100, 100, 120, 130]], np.float32)
+    scores = np.array([0.9, 0.5, 0.8], np.float32)
+    members = np.array([0, 1, 1])
+    assert fuse_boxes(boxes, scores, members=members, count=2, vote="found")[1].tolist() == pytest.approx([0.7, 0.8])
+    assert fuse_boxes(boxes, scores, members=members, count=2, vote="max")[1].tolist() == pytest.approx([0.9, 0.8])
+    with pytest.raises(ValueError, match="vote"):
+        fuse_boxes(boxes, scores, members=members, count=2, vote="median")
+
+
+def test_the_reader_settings_name_a_bad_vote_or_member_count():
+    from vision.reader import Settings
+
+    with pytest.raises(ValueError, match="det_vote"):
+        Settings(det_vote="most")
+    with pytest.raises(ValueError, match="det_members"):
+        Settings(det_members=-1)
