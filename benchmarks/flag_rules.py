@@ -95,6 +95,31 @@ def rules() -> dict:
     return out
 
 
+def drop_rules() -> dict:
+    """Rules for cards not to report at all (as ``min_card`` drops them), on top of the shipped
+    reader's: each is worth it only if it drops wrong cards for fewer right ones than raising
+    ``min_card`` does at its margin (the first rule)."""
+    out = {"conf<0.52": lambda r: r["conf"] < 0.52, "conf<0.55": lambda r: r["conf"] < 0.55}
+    for c in (0.55, 0.6, 0.65):
+        out[f"one index & black & conf<{c}"] = lambda r, c=c: r["n"] == 1 and r["black"] and r["conf"] < c
+    for p in (0.4, 0.5):
+        out[f"one index & p<{p}"] = lambda r, p=p: r["n"] == 1 and r["p"] is not None and r["p"] < p
+    for g in (0.1, 0.2):
+        out[f"one index & gap<{g}"] = lambda r, g=g: r["n"] == 1 and r["gap"] is not None and r["gap"] < g
+    for s in (14, 16):
+        out[f"side<{s} & conf<0.7"] = lambda r, s=s: r["side"] < s and r["conf"] < 0.7
+    return out
+
+
+def dropped(rows: list[dict], rule) -> dict:
+    """What dropping the cards ``rule`` picks would cost and gain: wrong cards dropped, right
+    cards lost, and right cards lost for each wrong one."""
+    picked = [r for r in rows if rule(r)]
+    wrong = sum(not r["right"] for r in picked)
+    return {"wrong_dropped": wrong, "right_lost": len(picked) - wrong,
+            "right_per_wrong": round((len(picked) - wrong) / wrong, 2) if wrong else None}
+
+
 def count(rows: list[dict], rule) -> dict:
     flagged = [r for r in rows if rule(r)]
     wrong = sum(not r["right"] for r in rows)
@@ -144,9 +169,14 @@ def main() -> None:
     for data, w in left.items():
         print(f"{data}: {w['cards']} wrong cards unflagged, {w['black']} of them black, {w['one_index']} of one index, "
               f"median confidence {w['median_conf']}")
+    every = [r for rows in records.values() for r in rows]
+    drops = {name: dropped(every, rule) for name, rule in drop_rules().items()}
+    print("\n| dropped, all data | wrong dropped | right lost | right per wrong |\n|---|---|---|---|")
+    for name, d in drops.items():
+        print(f"| {name} | {d['wrong_dropped']} | {d['right_lost']} | {d['right_per_wrong']} |")
     if args.json:
-        args.json.write_text(json.dumps({"records": str(args.records), "figures": figures, "unflagged_wrong": left},
-                                        indent=2))
+        args.json.write_text(json.dumps({"records": str(args.records), "figures": figures, "unflagged_wrong": left,
+                                         "dropped": drops}, indent=2))
 
 
 if __name__ == "__main__":

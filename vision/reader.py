@@ -174,7 +174,12 @@ class Settings:
     min_card: float = 0.5
     # A card with less is flagged uncertain. Re-measured with session 33's detector
     # (benchmarks/flag_rules.py, models/weights/flag-rules-session33-*.json): fewer flags, 20
-    # more wrong cards unflagged of 23,771, along the flag's own trade-off: kept.
+    # more wrong cards unflagged of 23,771, along the flag's own trade-off: kept. With session
+    # 34's detector (session 35, flag-rules-session35.json): 4,022 of 23,908 cards flagged
+    # (4,048 of 23,771 before), 223 wrong cards unflagged (234): fewer of both, kept. Nor does
+    # any rule on those records drop wrong cards more cheaply than min_card does at its margin
+    # (0.5 -> 0.52: 93 wrong for 134 right, 1.44 right a wrong; a card of two indices is never
+    # under 0.58): one index and a gap under 0.2, 1.88; one index, black, under 0.55, 1.57.
     uncertain_below: float = 0.75
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
     # A deck holds each card once: an index far from the stronger card of its code is another

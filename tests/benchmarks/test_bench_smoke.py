@@ -676,6 +676,11 @@ def test_flag_rules_records_each_card_and_counts_a_rule():
     caught = module.count(rows, module.rules()["p<0.8"])  # the wrong KS is flagged too
     assert (caught["flagged"], caught["wrong_flagged"], caught["unflagged_precision"]) == (2, 1, 1.0)
     assert module.unflagged_wrong(rows) == {"cards": 1, "black": 1, "one_index": 0, "median_conf": 0.93}
+    # Dropping both loses the right 5H for the wrong KS; the 5H, of one index, is read surely (p 1.0).
+    assert module.dropped(rows, lambda r: r["conf"] < 0.95) == {"wrong_dropped": 1, "right_lost": 1,
+                                                                 "right_per_wrong": 1.0}
+    assert module.dropped(rows, module.drop_rules()["one index & p<0.5"]) == {"wrong_dropped": 0, "right_lost": 0,
+                                                                               "right_per_wrong": None}
 
 
 def test_ort_spinning_builds_each_reader_as_asked_and_leaves_the_default():
