@@ -122,7 +122,10 @@ class Settings:
     # models/weights/small-look-session29.json), at 20 px cards missed / wrong unseen25 746 / 298
     # -> 719 / 317, showdown23 1,626 / 419 -> 1,587 / 425, synth2 569 / 172 -> 549 / 189, synth4
     # 616 / 210 -> 597 / 218: 105 more found, 50 more wrong, precision lower on every set (25
-    # and 30 px: more of both).
+    # and 30 px: more of both). Nor a better curve with session 34's detector (session 35,
+    # small-side-session35.json): at 20 px with min_card 0.5, 0.52, 0.54 in all 3,321 / 1,076,
+    # 3,454 / 989, 3,587 / 912 against min_card's own 3,260 / 1,130, 3,377 / 1,030, 3,510 / 936
+    # without it (at as many wrong, as many missed at 0.5 and about 20 and 40 more above).
     small_side: float = 0.0
     small_scales: tuple[float, ...] = (2.0,)
     # An index that only that look finds (none of the first reads overlaps it, IoU 0.3) is kept
