@@ -144,8 +144,14 @@ class Settings:
     # drew a better curve in colour (session 35, small-125-30-session35.json and
     # small-125-40-session35.json): at min_card 0.5 and 0.52, 3,255 / 1,097 and 3,395 / 997 (30
     # px), 3,235 / 1,112 and 3,379 / 1,010 (40 px), 26-46 fewer missed at as many wrong, about
-    # as much as the 1.25x look on every photo (det_scales' comment) for less time. Not yet
-    # checked on held20, in black and white or for time: the next step, before it is shipped.
+    # as much as the 1.25x look on every photo (det_scales' comment) for less time. At 30 px
+    # and min_card 0.52 against 0 px: held20 132 / 25 v 134 / 24 (128 / 32 shipped, at 0.5),
+    # black and white synth2 + synth4 1,467 / 358 v 1,498 / 334 (1,444 / 382 at 0.5: on or a
+    # little above min_card's curve), time 1.007x on 100 real-dev photos, whose indices are
+    # seldom that small (small-125-held-session35.json, small-125-grey-session35.json,
+    # speed-session35-small-125.json). It meets the rule for shipping: left for the next
+    # session to ship (small_side 30, small_scales (1.25,), min_card 0.52) and read real-dev
+    # once after, for want of time in session 35.
     small_side: float = 0.0
     small_scales: tuple[float, ...] = (2.0,)
     # An index that only that look finds (none of the first reads overlaps it, IoU 0.3) is kept
