@@ -185,28 +185,40 @@ class IndexDetector:
         return boxes[idx], scores[idx].astype(np.float32)
 
 
-class DetectorGroup:
-    """Several index detectors asked as one (an ensemble): each looks at every scale and turn,
-    and their boxes of one index are made one as :func:`fuse_boxes` makes them, scored by the
-    detectors' mean (``vote``; ``members`` of them: the first ones; 0 all). Its first member's attributes
-    (``dynamic``, ``imgsz``, ``rect``) are the group's."""
+class _Group:
+    """Networks of one kind asked as one (an ensemble). Its first member's attributes are the
+    group's; ``members`` asks only the first so many (0: all)."""
 
-    def __init__(self, detectors: list[IndexDetector]) -> None:
-        if not detectors:
-            raise ValueError("a detector group needs at least one detector")
-        self.members = list(detectors)
+    KIND = "network"
+
+    def __init__(self, nets: list) -> None:
+        if not nets:
+            raise ValueError(f"a {self.KIND} group needs at least one {self.KIND}")
+        self.members = list(nets)
 
     def __getattr__(self, name: str):
         if name == "members":  # not set yet (copy, pickle): no recursion through the first member
             raise AttributeError(name)
         return getattr(self.members[0], name)
 
+    def asked(self, members: int) -> list:
+        return self.members[:members] if members > 0 else self.members
+
+
+class DetectorGroup(_Group):
+    """Several index detectors asked as one (an ensemble): each looks at every scale and turn,
+    and their boxes of one index are made one as :func:`fuse_boxes` makes them, scored by the
+    detectors' mean (``vote``; ``members`` of them: the first ones; 0 all). Its first member's attributes
+    (``dynamic``, ``imgsz``, ``rect``) are the group's."""
+
+    KIND = "detector"
+
     def __call__(self, img: np.ndarray, conf: float = 0.15, iou: float = 0.5,
                  scales: tuple[float, ...] = (1.0,), turns: tuple[int, ...] = (0,),
                  fuse: bool = True, members: int = 0, vote: str = "mean") -> tuple[np.ndarray, np.ndarray]:
         if not fuse:
             raise ValueError("a detector group makes one box of its detectors' boxes by fusing them (fuse=True)")
-        asked = self.members[:members] if members > 0 else self.members
+        asked = self.asked(members)
         found = [det.candidates(img, conf, scales, turns) for det in asked]
         boxes = np.concatenate([b for b, _ in found]).reshape(-1, 4)
         scores = np.concatenate([s for _, s in found])
@@ -261,30 +273,25 @@ class IndexClassifier:
         return e / e.sum(1, keepdims=True)
 
 
-class ClassifierGroup:
+class ClassifierGroup(_Group):
     """Several index classifiers asked as one (an ensemble): each reads the crops, their
     probabilities averaged (``members`` of them: the first ones; 0 all). Its first member's
     attributes (``size``, ``channels``, ``classes``, ...) are the group's: members read crops
     cut alike, so they must agree on them."""
 
+    KIND = "classifier"
+
     def __init__(self, classifiers: list[IndexClassifier]) -> None:
-        if not classifiers:
-            raise ValueError("a classifier group needs at least one classifier")
+        super().__init__(classifiers)
         first = classifiers[0]
         for other in classifiers[1:]:
             if (other.size, other.channels, other.classes) != (first.size, first.channels, first.classes):
                 raise ValueError(f"classifiers of one group must read the same crops into the same classes: "
                                  f"{(other.size, other.channels, other.classes)} v "
                                  f"{(first.size, first.channels, first.classes)} (side, channels, classes)")
-        self.members = list(classifiers)
-
-    def __getattr__(self, name: str):
-        if name == "members":
-            raise AttributeError(name)
-        return getattr(self.members[0], name)
 
     def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0) -> np.ndarray:
-        asked = self.members[:members] if members > 0 else self.members
+        asked = self.asked(members)
         return sum(net(crops, turns=turns) for net in asked) / len(asked)
 
 

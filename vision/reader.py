@@ -436,16 +436,12 @@ class Reader:
         cv2.setNumThreads(threads)
         self.settings = Settings.load(folder)
         self.detector = IndexDetector(det, threads=threads, rect=self.settings.rect)
-        more = []
-        while (path := folder / f"detector{len(more) + 2}.onnx").exists():
-            more.append(IndexDetector(path, threads=threads, rect=self.settings.rect))
+        more = [IndexDetector(p, threads=threads, rect=self.settings.rect) for p in _numbered(folder, "detector")]
         self.detectors = 1 + len(more)  # how many detectors the folder has (Settings.det_members)
         if more:
             self.detector = DetectorGroup([self.detector, *more])
         self.classifier = IndexClassifier(cls, threads=threads)
-        more = []
-        while (path := folder / f"classifier{len(more) + 2}.onnx").exists():
-            more.append(IndexClassifier(path, threads=threads))
+        more = [IndexClassifier(p, threads=threads) for p in _numbered(folder, "classifier")]
         self.classifiers = 1 + len(more)  # how many index classifiers the folder has (Settings.cls_members)
         if more:
             self.classifier = ClassifierGroup([self.classifier, *more])
@@ -679,6 +675,15 @@ class WayAnswers:
     def vectors(self, rows) -> np.ndarray:
         """The indices of ``rows``: the way each faces in the image, unit (x, y) (WayUpReader())."""
         return WayUpReader.vectors(self._cos_sin(rows))
+
+
+def _numbered(folder: Path, stem: str) -> list[Path]:
+    """A weights folder's more networks of one kind beside ``{stem}.onnx``: ``{stem}2.onnx``,
+    ``{stem}3.onnx``, ... up to the first number missing (Settings.det_members, cls_members)."""
+    paths: list[Path] = []
+    while (path := folder / f"{stem}{len(paths) + 2}.onnx").exists():
+        paths.append(path)
+    return paths
 
 
 def load_suit_reader(folder: Path, settings: Settings, threads: int = 2, name: str = "suit") -> IndexClassifier | None:

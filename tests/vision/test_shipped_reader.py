@@ -171,23 +171,29 @@ def test_the_networks_threads_do_not_spin_between_runs(reader):
         assert options.intra_op_num_threads == 2
 
 
-def test_a_second_detector_beside_the_first_joins_it(tmp_path):
-    # A weights folder with detector2.onnx asks both detectors (vision.onnx.DetectorGroup).
-    # The same detector twice: each index's candidates twice, so the same fused boxes (to
-    # float rounding, which may move a crop's edge a pixel) and scores, and the same cards read
-    # as by the one detector alone.
+def _twice(folder: Path, net: str):
+    """Readers of the shipped weights with ``net``.onnx twice (copied into ``folder`` with a
+    copy of ``net``.onnx as ``net``2.onnx) and once, and what each reads in the WIN photo."""
     import shutil
 
     from vision.reader import DEFAULT_WEIGHTS
 
     for f in DEFAULT_WEIGHTS.iterdir():
         if f.is_file():
-            shutil.copy(f, tmp_path / f.name)
-    shutil.copy(DEFAULT_WEIGHTS / "detector.onnx", tmp_path / "detector2.onnx")
-    two, one = Reader(tmp_path), Reader(DEFAULT_WEIGHTS)
-    assert two.detectors == 2 and one.detectors == 1
+            shutil.copy(f, folder / f.name)
+    shutil.copy(DEFAULT_WEIGHTS / f"{net}.onnx", folder / f"{net}2.onnx")
+    two, one = Reader(folder), Reader(DEFAULT_WEIGHTS)
     table = _photo("webcam_WIN__WIN_20240627_12_09_15")
-    got, alone = two.read(table.image).cards, one.read(table.image).cards
+    return two, one, two.read(table.image).cards, one.read(table.image).cards
+
+
+def test_a_second_detector_beside_the_first_joins_it(tmp_path):
+    # A weights folder with detector2.onnx asks both detectors (vision.onnx.DetectorGroup).
+    # The same detector twice: each index's candidates twice, so the same fused boxes (to
+    # float rounding, which may move a crop's edge a pixel) and scores, and the same cards read
+    # as by the one detector alone.
+    two, one, got, alone = _twice(tmp_path, "detector")
+    assert two.detectors == 2 and one.detectors == 1
     assert [c.card for c in got] == [c.card for c in alone] and got
     assert [c.confidence for c in got] == pytest.approx([c.confidence for c in alone], abs=0.01)
 
@@ -195,16 +201,6 @@ def test_a_second_detector_beside_the_first_joins_it(tmp_path):
 def test_a_second_classifier_beside_the_first_joins_it(tmp_path):
     # A weights folder with classifier2.onnx reads each index with both, their probabilities
     # averaged (vision.onnx.ClassifierGroup): the same classifier twice reads exactly as one.
-    import shutil
-
-    from vision.reader import DEFAULT_WEIGHTS
-
-    for f in DEFAULT_WEIGHTS.iterdir():
-        if f.is_file():
-            shutil.copy(f, tmp_path / f.name)
-    shutil.copy(DEFAULT_WEIGHTS / "classifier.onnx", tmp_path / "classifier2.onnx")
-    two, one = Reader(tmp_path), Reader(DEFAULT_WEIGHTS)
+    two, one, got, alone = _twice(tmp_path, "classifier")
     assert two.classifiers == 2 and one.classifiers == 1
-    table = _photo("webcam_WIN__WIN_20240627_12_09_15")
-    got, alone = two.read(table.image).cards, one.read(table.image).cards
     assert [(c.card, c.confidence) for c in got] == [(c.card, c.confidence) for c in alone] and got
