@@ -305,7 +305,7 @@ def test_one_deck_rules_counts_what_each_rule_adds(tmp_path, monkeypatch):
     indices = [read("8S", 0, {"8S": 0.95}), read("8S", 600, {"8S": 0.5, "9S": 0.3, "8C": 0.15})]
 
     class Reader:
-        settings = Settings()
+        settings = Settings(min_card=0.5)  # the 8C read has sqrt(0.9 x 0.15 / 0.5) = 0.5196
 
         def read_indices(self, img):
             return indices

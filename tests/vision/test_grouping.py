@@ -134,7 +134,8 @@ def test_suit_twins():
 
 
 def test_the_suit_rule_reads_a_far_duplicate_only_as_its_suit_twin():
-    suit = Settings(one_deck=True, one_deck_rule="suit")
+    # min_card 0.5: the 8C read below has sqrt(0.9 x 0.15 / 0.5) = 0.5196.
+    suit = Settings(one_deck=True, one_deck_rule="suit", min_card=0.5)
     strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
     # Its twin 8C is its next code: kept, as under "any", with the same confidence.
     weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
@@ -144,7 +145,7 @@ def test_the_suit_rule_reads_a_far_duplicate_only_as_its_suit_twin():
     # Its next code is 9S, not its twin: "any" reads 9S, "suit" reads 8C where 8C is likelier
     # than "no index", and drops it otherwise.
     other = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "9S": 0.3, "8C": 0.15}))
-    assert [c.card for c in group_indices([strong, other], Settings(one_deck=True, one_deck_rule="any"))] == ["8S", "9S"]
+    assert [c.card for c in group_indices([strong, other], Settings(one_deck=True, one_deck_rule="any", min_card=0.5))] == ["8S", "9S"]
     assert [c.card for c in group_indices([strong, other], suit)] == ["8S", "8C"]
     unlikely = read("8S", 600, 600, 0.9, probs(**{"8S": 0.5, "9S": 0.3, "8C": 0.01}))
     assert [c.card for c in group_indices([strong, unlikely], suit)] == ["8S"]

@@ -72,7 +72,7 @@ def test_the_closer_look_can_be_skipped_or_turned_off():
 def test_a_photo_of_small_indices_is_read_again_with_the_small_scales_too():
     reader = _reader(finds_at={1.0}, small_side=40)  # the index found is 30 px high
     assert reader.read(IMG).codes() == ["AS"]
-    assert reader.detector.asked == [(1.0, 0.5), (1.0, 0.5, 2.0)]
+    assert reader.detector.asked == [(1.0, 0.5), (1.0, 0.5, 1.25)]  # the shipped small_scales
 
 
 def test_no_small_look_for_big_indices_without_zoom_or_when_off():
@@ -84,12 +84,12 @@ def test_no_small_look_for_big_indices_without_zoom_or_when_off():
 
 
 class _TwoLooks(_Detector):
-    """One index at the usual looks; with a 2x look, also a weak one elsewhere."""
+    """One index at the usual looks; with the 1.25x look, also a weak one elsewhere."""
 
     def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
         self.asked.append(tuple(scales))
         boxes, scores = [[10, 10, 30, 40]], [0.9]
-        if 2.0 in scales:
+        if 1.25 in scales:
             boxes, scores = [[10, 10, 30, 40], [60, 50, 80, 80]], [0.9, 0.2]
         return np.array(boxes, np.float32), np.array(scores, np.float32)
 
