@@ -731,3 +731,27 @@ def test_box_fit_matches_each_label_once_and_measures_size_offset_and_overlap():
     assert f["offset"][1] == pytest.approx(5 / 20)
     s = module.summary([f])
     assert s["matched"] == round(2 / 3, 4) and s["side_ratio_q25_50_75"][1] == round((20.5 / 20 + 1.5) / 2, 3)
+
+
+def test_small_looks_counts_the_photos_whose_indices_read_are_small():
+    import numpy as np
+
+    from vision.reader import IndexRead, Settings
+
+    module = script("small_looks")
+    sides = {"a": 20, "b": 50, "c": None}  # c reads no index
+
+    class Reader:
+        settings, grey_suit = Settings(small_side=30), None
+
+        def _read_at(self, img, scales, grey):
+            side = sides[chr(int(img[0, 0, 0]))]
+            return [] if side is None else [IndexRead((0, 0, side, side), "AS", 0.9, None)]
+
+    load = lambda path: np.full((4, 4, 3), ord(path), np.uint8)  # noqa: E731
+    out = module.count(Reader(), [("g", "a"), ("g", "b"), ("h", "a"), ("h", "c")], load)
+    assert out["g"] == {"photos": 2, "read": 2, "small_look": 1, "median_side": 35.0}
+    assert out["h"] == {"photos": 2, "read": 1, "small_look": 1, "median_side": 20.0}
+    assert out["all"] == {"photos": 4, "read": 3, "small_look": 2, "median_side": 20.0}
+    Reader.settings = Settings(small_side=0)
+    assert module.count(Reader(), [("g", "a")], load)["g"]["small_look"] == 0
