@@ -12,6 +12,13 @@ input and its answer kept, so values that change only what is done with the answ
 A setting that holds several numbers takes values split by ";", each its numbers joined by ","
 (``--set "suit_tilts=0;-8,0,8"``).
 
+``--squeeze K`` reads each photo squeezed to K of its width (``--squeeze-axis y``: of its height)
+in the middle of a frame of its size, the rest a blurred copy, its labels moved with it: as a
+16:9 webcam frame resized to a square (K 0.5625) or a 4:3 photo (0.75) looks.
+
+``--also NAME=V1,V2`` sweeps another setting too (every combination, each photo's networks
+asked once for all: ``--set min_card=0.5,0.52 --also "aspects=;1.78"``).
+
 ``--with NAME=VALUE`` holds another setting at one value through the sweep: a change's
 precision-recall curve is drawn by sweeping ``min_card`` with it and without it
 (``--set min_card=0.4,0.45,0.5 --with cls_margins=1.0,1.15,1.3``).
@@ -21,18 +28,20 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.compare_weights import grey_photo  # noqa: E402
-from vision.evaluate import evaluate_truths, synthetic_validation  # noqa: E402
+from vision.evaluate import Truth, evaluate_truths, synthetic_validation  # noqa: E402
 from vision.reader import Reader, Settings  # noqa: E402
 
 
@@ -113,12 +122,54 @@ def parse_set(text: str) -> tuple[str, list]:
     return name, [kind(v) for v in values.split(",")]
 
 
-def sweep(reader: Reader, name: str, values: list, truths: list, grey: bool = False) -> list[dict]:
+def squeezed(img: np.ndarray, k: float, axis: str = "x") -> np.ndarray:
+    """``img`` squeezed to ``k`` of its width (``axis`` "y": height) in the middle of a frame of
+    its size, the rest a blurred, upside-down copy of it (so that the frame has no flat border)."""
+    h, w = img.shape[:2]
+    frame = cv2.GaussianBlur(cv2.flip(img, -1), (0, 0), 12)
+    if axis == "x":
+        side = max(1, round(w * k))
+        off = (w - side) // 2
+        frame[:, off:off + side] = cv2.resize(img, (side, h), interpolation=cv2.INTER_AREA)
+    else:
+        side = max(1, round(h * k))
+        off = (h - side) // 2
+        frame[off:off + side] = cv2.resize(img, (w, side), interpolation=cv2.INTER_AREA)
+    return frame
+
+
+def squeezed_truth(t: Truth, size: int, k: float, axis: str = "x") -> Truth:
+    """``t``'s labels moved as :func:`squeezed` moves its square photo (``size``: its side)."""
+    side = max(1, round(size * k))
+    off = (size - side) // 2
+    s = side / size
+    if axis == "x":
+        boxes = [(c, (x1 * s + off, y1, x2 * s + off, y2)) for c, (x1, y1, x2, y2) in t.boxes]
+    else:
+        boxes = [(c, (x1, y1 * s + off, x2, y2 * s + off)) for c, (x1, y1, x2, y2) in t.boxes]
+    return Truth(t.image, t.group, boxes)
+
+
+def photo_loader(grey: bool = False, squeeze: float | None = None, axis: str = "x"):
+    """A path -> BGR array for evaluate_truths: the photo made black and white and / or squeezed
+    (None: the file as it is)."""
+    if not grey and squeeze is None:
+        return None
+
+    def load(path) -> np.ndarray:
+        img = grey_photo(path) if grey else cv2.imread(str(path))
+        return img if squeeze is None else squeezed(img, squeeze, axis)
+    return load
+
+
+def sweep(reader: Reader, name: str, values: list, truths: list, grey: bool = False,
+          squeeze: float | None = None, axis: str = "x") -> list[dict]:
     base = reader.settings
     rows = []
+    load = photo_loader(grey, squeeze, axis)
     for value in values:
         reader.settings = replace(base, **{name: value})
-        o = evaluate_truths(reader, truths, load=grey_photo if grey else None)["overall"]
+        o = evaluate_truths(reader, truths, load=load)["overall"]
         rows.append({name: value} | {k: o[k] for k in ("precision", "recall", "cards_true", "cards_missed",
                                                         "cards_wrong", "exact_hand_rate")})
     reader.settings = base
@@ -135,30 +186,51 @@ def main() -> None:
                         help="another setting held at one value through the sweep (repeatable), e.g. to draw "
                              "min_card's curve with and without a change")
     parser.add_argument("--grey", action="store_true", help="the photos made black and white")
+    parser.add_argument("--also", type=parse_set, action="append", default=[], metavar="NAME=V1,V2,...",
+                        help="and at each of these values of another setting (repeatable: every combination), "
+                             "the networks asked once for all")
+    parser.add_argument("--squeeze", type=float, help="each photo squeezed to this share of its width (0-1)")
+    parser.add_argument("--squeeze-axis", choices=("x", "y"), default="x", help="squeeze the height instead (y)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if args.squeeze is not None and not 0 < args.squeeze <= 1:
+        parser.error(f"--squeeze wants a share of the photo's side in (0, 1], not {args.squeeze}")
     name, values = args.setting
     fixed = {}
     for other, held in args.fixed:
         if len(held) != 1 or other == name:
             parser.error(f"--with {other}: one value, of a setting other than the one swept")
         fixed[other] = held[0]
+    also = dict(args.also)
+    if name in also or set(also) & set(fixed):
+        parser.error("--also: settings other than the one swept and those held --with")
+    combos = [dict(zip(also, c, strict=True)) for c in itertools.product(*also.values())]
     figures = {}
     print(f"weights {args.weights}; {name} at {values}{'; black and white' if args.grey else ''}"
+          + (f"; squeezed to {args.squeeze} ({args.squeeze_axis})" if args.squeeze is not None else "")
           + "".join(f"; {k} {v}" for k, v in fixed.items()))
-    print(f"| data | {name} | precision | recall | cards missed / wrong (of) |")
-    print("|---|---|---|---|---|")
+    print(f"| data | {' | '.join([*also, name])} | precision | recall | cards missed / wrong (of) |")
+    print("|---|" + "---|" * (len(also) + 4))
     for data in args.data:
         reader = remembering(Reader(args.weights))
         reader.settings = replace(reader.settings, **fixed)
-        rows = sweep(reader, name, values, synthetic_validation(data, args.photos), args.grey)
+        truths = synthetic_validation(data, args.photos)
+        if args.squeeze is not None:
+            size = json.loads((data / "summary.json").read_text())["size"]
+            truths = [squeezed_truth(t, size, args.squeeze, args.squeeze_axis) for t in truths]
+        rows = []
+        for combo in combos:
+            reader.settings = replace(reader.settings, **combo)
+            for r in sweep(reader, name, values, truths, args.grey, args.squeeze, args.squeeze_axis):
+                rows.append(combo | r)
+                print(f"| {data} | {' | '.join(str(r[k]) if k == name else str(combo[k]) for k in [*also, name])} | "
+                      f"{r['precision']:.4f} | {r['recall']:.4f} | "
+                      f"{r['cards_missed']} / {r['cards_wrong']} ({r['cards_true']}) |", flush=True)
         figures[str(data)] = rows
-        for r in rows:
-            print(f"| {data} | {r[name]} | {r['precision']:.4f} | {r['recall']:.4f} | "
-                  f"{r['cards_missed']} / {r['cards_wrong']} ({r['cards_true']}) |", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"weights": str(args.weights), "setting": name, "values": values, "with": fixed,
-                                         "photos": args.photos, "grey": args.grey, "figures": figures}, indent=2))
+        args.json.write_text(json.dumps({"weights": str(args.weights), "setting": name, "values": values, "also": also, "with": fixed,
+                                         "photos": args.photos, "grey": args.grey, "squeeze": args.squeeze,
+                                         "squeeze_axis": args.squeeze_axis, "figures": figures}, indent=2))
 
 
 if __name__ == "__main__":

@@ -110,3 +110,16 @@ def is_grey(img: np.ndarray) -> bool:
     px = img[::4, ::4, :3].astype(np.int16)
     spread = px.max(2) - px.min(2)
     return bool((spread > GREY_SPREAD).mean() < GREY_SHARE)
+
+
+def stretch(img: np.ndarray, factor: float) -> np.ndarray:
+    """``img`` stretched along one axis, never shrunk: ``factor`` > 1 widens it ``factor`` times,
+    < 1 makes it ``1 / factor`` times taller (undoing a photo squeezed to a square: a 16:9 frame
+    resized to 640x640 is widened back by 16/9 = 1.78). 1 gives ``img`` itself."""
+    if factor <= 0:
+        raise ValueError(f"stretch factor must be positive, not {factor}")
+    if factor == 1:
+        return img
+    h, w = img.shape[:2]
+    size = (max(1, round(w * factor)), h) if factor > 1 else (w, max(1, round(h / factor)))
+    return cv2.resize(img, size, interpolation=cv2.INTER_CUBIC)

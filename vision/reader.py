@@ -26,7 +26,7 @@ import numpy as np
 from engine.cards import CODES
 from vision.crops import MARGIN, crop_squares, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
-from vision.image import is_grey, load_image
+from vision.image import is_grey, load_image, stretch
 from vision.onnx import VOTES, ClassifierGroup, DetectorGroup, IndexClassifier, IndexDetector, WayUpReader
 from vision.pips import NUMBER_RANKS, pip_votes
 from vision.suits import RULES as SUIT_RULES
@@ -34,6 +34,7 @@ from vision.suits import apply_suit_reader
 from vision.types import CardRead, Reading
 
 ONE_DECK_RULES = ("any", "suit")  # see Settings.one_deck_rule and read_again
+ASPECT_SCORES = ("sum", "mean")  # see Settings.aspects
 NONE_CLASS = 52  # the classifier's "no index": its classes are the engine's 52 codes, then this
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
 
@@ -362,6 +363,19 @@ class Settings:
     pip_suit: int = 0
     pip_sure: float = 0.9
     pip_unsure_only: bool = True  # only cards the reader flags uncertain are checked
+    # A photo stretched to a square by whatever exported it (a 16:9 webcam frame resized to
+    # 640x640 squeezes every glyph to 0.56 of its width: a club then looks like a spade) is read
+    # again stretched back by each of ``aspects`` (vision.image.stretch: above 1 wider, below 1
+    # taller, e.g. 1.78 for 16:9), and the reading whose cards score best is kept, its boxes
+    # given back in the photo's own pixels. The score (``aspect_score``): "sum", the sum of the
+    # cards' confidences; "mean", their mean. Another aspect must beat the photo as it is by
+    # more than ``aspect_gain``. Empty: the photo is read only as it is. With
+    # ``aspect_squares_only`` only a square photo is (the shape an export squeezes to; a webcam
+    # frame or a phone photo at its own aspect is read once, at no cost).
+    aspects: tuple[float, ...] = ()
+    aspect_score: str = "sum"
+    aspect_gain: float = 0.0
+    aspect_squares_only: bool = True
 
     def __post_init__(self) -> None:
         if self.det_vote not in VOTES:
@@ -384,6 +398,10 @@ class Settings:
                 raise ValueError(f"{name} must be distinct quarter turns 0-3, not {turns!r}")
         if not self.suit_tilts:
             raise ValueError("suit_tilts must hold at least one angle (0: the way-up reader's own)")
+        if any(f <= 0 for f in self.aspects):
+            raise ValueError(f"aspects must be stretch factors above 0, not {self.aspects!r}")
+        if self.aspect_score not in ASPECT_SCORES:
+            raise ValueError(f"unknown aspect_score {self.aspect_score!r}: one of {', '.join(ASPECT_SCORES)}")
         for name in ("pair_along", "pair_across"):
             bounds = getattr(self, name)
             if len(bounds) != 2 or bounds[0] > bounds[1]:
@@ -648,12 +666,55 @@ class Reader:
         takes it only now and then, so that an empty table does not slow every frame)."""
         t0 = time.perf_counter()
         img = load_image(image)
+        s = self.settings
+        indices, cards = self._read_cards(img, zoom)
+        if s.aspects and (img.shape[0] == img.shape[1] or not s.aspect_squares_only):
+            best = aspect_score(cards, s.aspect_score)
+            for factor in s.aspects:
+                wide_indices, wide_cards = self._read_cards(stretch(img, factor), zoom)
+                score = aspect_score(wide_cards, s.aspect_score)
+                if score > best + s.aspect_gain:
+                    best = score
+                    indices = [unstretch_index(r, factor) for r in wide_indices]
+                    cards = [replace(c, boxes=tuple(unstretch_box(b, factor) for b in c.boxes)) for c in wide_cards]
+        ms = (time.perf_counter() - t0) * 1000
+        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+
+    def _read_cards(self, img: np.ndarray, zoom: bool) -> tuple[list[IndexRead], list[CardRead]]:
+        """The indices read in ``img`` and the cards they make."""
         indices = self.read_indices(img, zoom)
         cards = group_indices(indices, self.settings)
         if self.settings.pip_suit > 0 and self.pips is not None and self.way_up is not None and cards:
             cards = self.check_pips(img, cards)
-        ms = (time.perf_counter() - t0) * 1000
-        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+        return indices, cards
+
+
+def aspect_score(cards: list[CardRead], how: str) -> float:
+    """How well a photo read at one aspect (Settings.aspects): the sum or the mean of its cards'
+    confidences (0 with no card)."""
+    if not cards:
+        return 0.0
+    total = float(sum(c.confidence for c in cards))
+    return total if how == "sum" else total / len(cards)
+
+
+def unstretch_box(box, factor: float) -> tuple[float, float, float, float]:
+    """A box found in a photo stretched by ``factor`` (vision.image.stretch), in the photo's own pixels."""
+    x1, y1, x2, y2 = box
+    if factor >= 1:
+        return (x1 / factor, y1, x2 / factor, y2)
+    return (x1, y1 * factor, x2, y2 * factor)
+
+
+def unstretch_index(read: IndexRead, factor: float) -> IndexRead:
+    """An index read in a photo stretched by ``factor``, its box (and the way it faces) in the
+    photo's own pixels."""
+    up = read.up
+    if up is not None:
+        up = np.asarray(up, np.float32) * (np.float32(1 / factor), np.float32(1)) if factor >= 1 else \
+            np.asarray(up, np.float32) * (np.float32(1), np.float32(factor))
+        up = up / max(float(np.linalg.norm(up)), 1e-9)
+    return replace(read, box=unstretch_box(read.box, factor), up=up)
 
 
 class WayAnswers:

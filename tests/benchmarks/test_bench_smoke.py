@@ -755,3 +755,22 @@ def test_small_looks_counts_the_photos_whose_indices_read_are_small():
     assert out["all"] == {"photos": 4, "read": 3, "small_look": 2, "median_side": 20.0}
     Reader.settings = Settings(small_side=0)
     assert module.count(Reader(), [("g", "a")], load)["g"]["small_look"] == 0
+
+
+def test_settings_sweep_squeezes_a_photo_and_moves_its_labels_with_it():
+    import numpy as np
+
+    from vision.evaluate import Truth
+
+    module = script("settings_sweep")
+    img = np.zeros((64, 64, 3), np.uint8)
+    img[16:32, 32:48] = 255  # a white square, labelled
+    truth = Truth("a.png", "val", [("AS", (32, 16, 48, 32))])
+    for axis in ("x", "y"):
+        out = module.squeezed(img, 0.5, axis)
+        assert out.shape == img.shape
+        [(code, box)] = module.squeezed_truth(truth, 64, 0.5, axis).boxes
+        x1, y1, x2, y2 = (round(v) for v in box)
+        assert code == "AS" and out[y1:y2, x1:x2].min() > 200  # the square lies under its label
+        assert (x2 - x1, y2 - y1) == ((8, 16) if axis == "x" else (16, 8))
+    assert module.photo_loader() is None

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.image import image_files, is_grey, load_image
+from vision.image import image_files, is_grey, load_image, stretch
 from vision.types import ImageError
 
 
@@ -85,3 +85,12 @@ def test_a_black_and_white_photo_is_grey_and_a_colour_one_is_not():
     index = grey.copy()
     index[120:160, 200:230] = (30, 30, 200)
     assert not is_grey(index)
+
+
+def test_stretch_widens_or_heightens_and_never_shrinks():
+    img = np.zeros((90, 160, 3), np.uint8)
+    assert stretch(img, 1.0) is img
+    assert stretch(img, 16 / 9).shape == (90, 284, 3)
+    assert stretch(img, 0.75).shape == (120, 160, 3)
+    with pytest.raises(ValueError, match="positive"):
+        stretch(img, 0)

@@ -1,0 +1,87 @@
+"""The reader's second look at a photo stretched back to its aspect (Settings.aspects): a photo
+squeezed to a square by its export is read again widened (or heightened), and the reading whose
+cards score best is kept, its boxes in the photo's own pixels."""
+
+import numpy as np
+import pytest
+
+from vision.reader import IndexRead, Reader, Settings, aspect_score, unstretch_box, unstretch_index
+from vision.types import CardRead
+
+
+class _Reads(Reader):
+    """A reader whose photos read as a table of widths says: the photo as it is reads one club as
+    a spade, weakly; widened 1.78x it reads the club surely, and one more card."""
+
+    def __init__(self, **settings):
+        self.settings = Settings(**settings)
+        self.widths = []
+
+    def read_indices(self, img, zoom=True):
+        w = img.shape[1]
+        self.widths.append(w)
+        if w == 100:
+            return [IndexRead((10, 10, 20, 30), "7S", 0.6, np.zeros(53))]
+        return [IndexRead((17.8, 10, 35.6, 30), "7C", 0.9, np.zeros(53), up=np.array([1.0, 0.0], np.float32)),
+                IndexRead((89, 40, 106.8, 60), "8H", 0.8, np.zeros(53))]
+
+
+IMG = np.full((100, 100, 3), 200, np.uint8)
+
+
+def test_off_reads_the_photo_as_it_is_only():
+    reader = _Reads()
+    assert reader.read(IMG).codes() == ["7S"]
+    assert reader.widths == [100]
+
+
+def test_the_aspect_whose_cards_score_best_is_kept_with_its_boxes_in_the_photos_pixels():
+    reader = _Reads(aspects=(1.78,))
+    reading = reader.read(IMG)
+    assert reader.widths == [100, 178]
+    assert sorted(reading.codes()) == ["7C", "8H"]
+    club = next(c for c in reading.cards if c.card == "7C")
+    assert club.boxes == ((10.0, 10, 20.0, 30),)
+    assert reading.indices[0].box == pytest.approx((10, 10, 20, 30))
+    assert (reading.width, reading.height) == (100, 100)
+
+
+def test_another_aspect_must_win_by_more_than_the_gain():
+    # sum: 0.6 as it is, 1.7 widened; mean: 0.6 v 0.85
+    assert sorted(_Reads(aspects=(1.78,), aspect_gain=1.0).read(IMG).codes()) == ["7C", "8H"]
+    assert _Reads(aspects=(1.78,), aspect_gain=1.2).read(IMG).codes() == ["7S"]
+    assert sorted(_Reads(aspects=(1.78,), aspect_score="mean", aspect_gain=0.2).read(IMG).codes()) == ["7C", "8H"]
+    assert _Reads(aspects=(1.78,), aspect_score="mean", aspect_gain=0.3).read(IMG).codes() == ["7S"]
+
+
+def test_aspect_score_sums_or_averages_the_cards_confidences():
+    cards = [CardRead("7C", 0.9, (), False), CardRead("8H", 0.5, (), True)]
+    assert aspect_score(cards, "sum") == pytest.approx(1.4)
+    assert aspect_score(cards, "mean") == pytest.approx(0.7)
+    assert aspect_score([], "sum") == aspect_score([], "mean") == 0.0
+
+
+def test_boxes_and_ways_found_stretched_are_given_back_in_the_photos_pixels():
+    assert unstretch_box((20, 10, 40, 30), 2.0) == (10, 10, 20, 30)
+    assert unstretch_box((20, 10, 40, 30), 0.5) == (20, 5, 40, 15)
+    read = unstretch_index(IndexRead((20, 10, 40, 30), "AS", 0.9, np.zeros(53),
+                                     up=np.array([0.6, 0.8], np.float32)), 2.0)
+    assert read.box == (10, 10, 20, 30)
+    assert read.up == pytest.approx(np.array([0.3, 0.8]) / np.hypot(0.3, 0.8))
+
+
+def test_bad_aspect_settings_are_named():
+    with pytest.raises(ValueError, match="aspects"):
+        Settings(aspects=(0.0,))
+    with pytest.raises(ValueError, match="aspect_score"):
+        Settings(aspect_score="max")
+
+
+def test_only_a_square_photo_is_stretched_unless_told():
+    wide = np.full((100, 178, 3), 200, np.uint8)
+    reader = _Reads(aspects=(1.78,))
+    reader.read(wide)
+    assert reader.widths == [178]
+    reader = _Reads(aspects=(1.78,), aspect_squares_only=False)
+    reader.read(wide)
+    assert reader.widths == [178, 317]
