@@ -228,9 +228,10 @@ def main() -> None:
                       f"{r['cards_missed']} / {r['cards_wrong']} ({r['cards_true']}) |", flush=True)
         figures[str(data)] = rows
     if args.json:
-        args.json.write_text(json.dumps({"weights": str(args.weights), "setting": name, "values": values, "also": also, "with": fixed,
-                                         "photos": args.photos, "grey": args.grey, "squeeze": args.squeeze,
-                                         "squeeze_axis": args.squeeze_axis, "figures": figures}, indent=2))
+        out = {"weights": str(args.weights), "setting": name, "values": values, "also": also, "with": fixed,
+               "photos": args.photos, "grey": args.grey, "squeeze": args.squeeze,
+               "squeeze_axis": args.squeeze_axis, "figures": figures}
+        args.json.write_text(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":

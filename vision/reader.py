@@ -369,13 +369,30 @@ class Settings:
     # taller, e.g. 1.78 for 16:9), and the reading whose cards score best is kept, its boxes
     # given back in the photo's own pixels. The score (``aspect_score``): "sum", the sum of the
     # cards' confidences; "mean", their mean. Another aspect must beat the photo as it is by
-    # more than ``aspect_gain``. Empty: the photo is read only as it is. With
+    # more than ``aspect_gain``. Empty: the photo is read only as it is. Measured in session 36
+    # (benchmarks/settings_sweep.py, min_card 0.52; the idea from a diagnosis on real-dev's
+    # webcam frames, which are 16:9 squeezed to squares, the choice on synthetic photos only):
+    # 800 validation photos each of synth2, synth4, showdown23 and unseen25 squeezed to 0.5625
+    # of their width in their frame (--squeeze 0.5625; 400 each), cards missed / wrong 4,024 /
+    # 494 as they are read, 2,181 / 474 with (1.78,) (aspects-squeezed-session36.json); the
+    # photos as they are 3,395 / 997 v 3,212 / 1,042 (aspects-session36.json); aspect_gain 0.5
+    # and 1 fewer wrong, fewer found (aspects-gain-*session36.json); photos squeezed in height
+    # (0.75) unchanged (aspects-squeezed-y-session36.json). With the probe below at 0.03: as
+    # they are 3,240 / 998, squeezed (200 each) 1,056 / 194 against 1,842 / 226 (always: 991 /
+    # 205) (aspects-probe-*session36.json); time 1.11x on 100 real-dev photos (always: 2.15x,
+    # over the 100 ms target; speed-session36-aspects*.json); held20 132 / 25 v 126 / 28, black
+    # and white synth2 + synth4 1,467 / 358 v 1,405 / 364. Shipped in session 36. With
     # ``aspect_squares_only`` only a square photo is (the shape an export squeezes to; a webcam
     # frame or a phone photo at its own aspect is read once, at no cost).
-    aspects: tuple[float, ...] = ()
+    aspects: tuple[float, ...] = (1.78,)
     aspect_score: str = "sum"
     aspect_gain: float = 0.0
     aspect_squares_only: bool = True
+    # The second read costs as much as the first. ``aspect_probe`` first asks the classifier
+    # alone about the indices already read, cut from the stretched photo (one framing): the
+    # photo is read again only where its mean top probability there beats the photo's as it
+    # is by more than this (-1: always read again).
+    aspect_probe: float = 0.03
 
     def __post_init__(self) -> None:
         if self.det_vote not in VOTES:
@@ -671,6 +688,8 @@ class Reader:
         if s.aspects and (img.shape[0] == img.shape[1] or not s.aspect_squares_only):
             best = aspect_score(cards, s.aspect_score)
             for factor in s.aspects:
+                if s.aspect_probe > -1 and (not indices or self.aspect_probe(img, indices, factor) <= s.aspect_probe):
+                    continue
                 wide_indices, wide_cards = self._read_cards(stretch(img, factor), zoom)
                 score = aspect_score(wide_cards, s.aspect_score)
                 if score > best + s.aspect_gain:
@@ -679,6 +698,17 @@ class Reader:
                     cards = [replace(c, boxes=tuple(unstretch_box(b, factor) for b in c.boxes)) for c in wide_cards]
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+
+    def aspect_probe(self, img: np.ndarray, indices: list[IndexRead], factor: float) -> float:
+        """How much surer the classifier alone is of ``indices`` (read in ``img``) cut from
+        ``img`` stretched by ``factor`` than cut from ``img`` itself: the difference of the means
+        of their top card probabilities (Settings.aspect_probe)."""
+        boxes = np.array([r.box for r in indices], np.float32).reshape(-1, 4)
+        k = np.array([factor, 1, factor, 1] if factor >= 1 else [1, 1 / factor, 1, 1 / factor], np.float32)
+        size = self.classifier.size
+        here = self._classify(crop_squares(img, boxes, size))[:, :NONE_CLASS].max(1).mean()
+        there = self._classify(crop_squares(stretch(img, factor), boxes * k, size))[:, :NONE_CLASS].max(1).mean()
+        return float(there - here)
 
     def _read_cards(self, img: np.ndarray, zoom: bool) -> tuple[list[IndexRead], list[CardRead]]:
         """The indices read in ``img`` and the cards they make."""

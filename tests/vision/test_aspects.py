@@ -14,7 +14,7 @@ class _Reads(Reader):
     a spade, weakly; widened 1.78x it reads the club surely, and one more card."""
 
     def __init__(self, **settings):
-        self.settings = Settings(**settings)
+        self.settings = Settings(**{"aspect_probe": -1.0, **settings})  # no classifier to probe with
         self.widths = []
 
     def read_indices(self, img, zoom=True):
@@ -30,7 +30,7 @@ IMG = np.full((100, 100, 3), 200, np.uint8)
 
 
 def test_off_reads_the_photo_as_it_is_only():
-    reader = _Reads()
+    reader = _Reads(aspects=())
     assert reader.read(IMG).codes() == ["7S"]
     assert reader.widths == [100]
 
@@ -85,3 +85,36 @@ def test_only_a_square_photo_is_stretched_unless_told():
     reader = _Reads(aspects=(1.78,), aspect_squares_only=False)
     reader.read(wide)
     assert reader.widths == [178, 317]
+
+
+def test_the_probe_decides_which_photos_are_read_again():
+    for probe, gain, widths in ((0.1, 0.05, [100, 178]), (0.1, 0.2, [100]), (0.0, -1.0, [100, 178])):
+        reader = _Reads(aspects=(1.78,), aspect_probe=gain)
+        reader.aspect_probe = lambda img, indices, factor, probe=probe: probe
+        reader.read(IMG)
+        assert reader.widths == widths, (probe, gain)
+
+
+def test_the_probe_cuts_the_indices_where_they_lie_in_the_stretched_photo():
+    class Sure(Reader):  # sure of dark crops, unsure of light ones
+        classifier = type("C", (), {"size": 8})()
+
+        def __init__(self):
+            self.settings = Settings()
+
+        def _classify(self, crops):
+            probs = np.zeros((len(crops), 53))
+            probs[:, 0] = 1 - crops.reshape(len(crops), -1).mean(1) / 255
+            return probs
+
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[:, :35] = 255  # the left third white; the index lies in the dark right
+    index = IndexRead((60, 40, 80, 60), "AS", 0.9, np.zeros(53))
+    # Unscaled, its box would reach into the stretched photo's white part (0-70): a lower probe.
+    assert Sure().aspect_probe(img, [index], 2.0) == pytest.approx(0.0, abs=0.05)
+    assert Sure().aspect_probe(img, [index], 0.5) == pytest.approx(0.0, abs=0.05)
+
+
+def test_the_shipped_reader_reads_a_square_photo_again_widened_16_9_where_the_probe_says():
+    s = Settings()
+    assert s.aspects == (1.78,) and s.aspect_probe == 0.03 and s.aspect_squares_only
