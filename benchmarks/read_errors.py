@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.settings_sweep import remembering  # noqa: E402
 from vision.evaluate import iou, load_truth, synthetic_validation  # noqa: E402
 from vision.image import is_grey, load_image  # noqa: E402
-from vision.reader import Reader, _detector_score, group_indices  # noqa: E402
+from vision.reader import Reader, _detector_score  # noqa: E402
 
 MATCH = 0.3  # IoU for a box to be a labelled index's
 
@@ -68,8 +68,8 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None)
     rows, wrong = [], []
     for t in truths:
         img = load_image(t.image)
-        reads = reader.read_indices(img)
-        read_cards = group_indices(reads, shipped)
+        reading = reader.read(img)  # as shipped: a square photo maybe read widened (Settings.aspects)
+        reads, read_cards = list(reading.indices), list(reading.cards)
         cards = {c.card for c in read_cards}
         for c in read_cards:
             if c.card not in t.codes:
