@@ -688,9 +688,10 @@ class Reader:
         if s.aspects and (img.shape[0] == img.shape[1] or not s.aspect_squares_only):
             best = aspect_score(cards, s.aspect_score)
             for factor in s.aspects:
-                if s.aspect_probe > -1 and (not indices or self.aspect_probe(img, indices, factor) <= s.aspect_probe):
+                wide = stretch(img, factor)
+                if s.aspect_probe > -1 and (not indices or self.aspect_probe(img, wide, indices) <= s.aspect_probe):
                     continue
-                wide_indices, wide_cards = self._read_cards(stretch(img, factor), zoom)
+                wide_indices, wide_cards = self._read_cards(wide, zoom)
                 score = aspect_score(wide_cards, s.aspect_score)
                 if score > best + s.aspect_gain:
                     best = score
@@ -699,16 +700,16 @@ class Reader:
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
 
-    def aspect_probe(self, img: np.ndarray, indices: list[IndexRead], factor: float) -> float:
+    def aspect_probe(self, img: np.ndarray, wide: np.ndarray, indices: list[IndexRead]) -> float:
         """How much surer the classifier alone is of ``indices`` (read in ``img``) cut from
-        ``img`` stretched by ``factor`` than cut from ``img`` itself: the difference of the means
-        of their top card probabilities (Settings.aspect_probe)."""
+        ``wide`` (``img`` stretched, vision.image.stretch) than cut from ``img`` itself: the
+        difference of the means of their top card probabilities (Settings.aspect_probe)."""
         boxes = np.array([r.box for r in indices], np.float32).reshape(-1, 4)
-        k = np.array([factor, 1, factor, 1] if factor >= 1 else [1, 1 / factor, 1, 1 / factor], np.float32)
+        sx, sy = wide.shape[1] / img.shape[1], wide.shape[0] / img.shape[0]
         size = self.classifier.size
         here = self._classify(crop_squares(img, boxes, size))[:, :NONE_CLASS].max(1).mean()
-        there = self._classify(crop_squares(stretch(img, factor), boxes * k, size))[:, :NONE_CLASS].max(1).mean()
-        return float(there - here)
+        there = self._classify(crop_squares(wide, boxes * np.float32([sx, sy, sx, sy]), size))[:, :NONE_CLASS]
+        return float(there.max(1).mean() - here)
 
     def _read_cards(self, img: np.ndarray, zoom: bool) -> tuple[list[IndexRead], list[CardRead]]:
         """The indices read in ``img`` and the cards they make."""
@@ -728,12 +729,16 @@ def aspect_score(cards: list[CardRead], how: str) -> float:
     return total if how == "sum" else total / len(cards)
 
 
+def stretch_scale(factor: float) -> tuple[float, float]:
+    """How much vision.image.stretch by ``factor`` scales x and y."""
+    return (factor, 1.0) if factor >= 1 else (1.0, 1 / factor)
+
+
 def unstretch_box(box, factor: float) -> tuple[float, float, float, float]:
     """A box found in a photo stretched by ``factor`` (vision.image.stretch), in the photo's own pixels."""
+    sx, sy = stretch_scale(factor)
     x1, y1, x2, y2 = box
-    if factor >= 1:
-        return (x1 / factor, y1, x2 / factor, y2)
-    return (x1, y1 * factor, x2, y2 * factor)
+    return (x1 / sx, y1 / sy, x2 / sx, y2 / sy)
 
 
 def unstretch_index(read: IndexRead, factor: float) -> IndexRead:
@@ -741,8 +746,7 @@ def unstretch_index(read: IndexRead, factor: float) -> IndexRead:
     photo's own pixels."""
     up = read.up
     if up is not None:
-        up = np.asarray(up, np.float32) * (np.float32(1 / factor), np.float32(1)) if factor >= 1 else \
-            np.asarray(up, np.float32) * (np.float32(1), np.float32(factor))
+        up = np.asarray(up, np.float32) / np.float32(stretch_scale(factor))
         up = up / max(float(np.linalg.norm(up)), 1e-9)
     return replace(read, box=unstretch_box(read.box, factor), up=up)
 

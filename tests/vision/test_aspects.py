@@ -5,6 +5,7 @@ cards score best is kept, its boxes in the photo's own pixels."""
 import numpy as np
 import pytest
 
+from vision.image import stretch
 from vision.reader import IndexRead, Reader, Settings, aspect_score, unstretch_box, unstretch_index
 from vision.types import CardRead
 
@@ -90,7 +91,7 @@ def test_only_a_square_photo_is_stretched_unless_told():
 def test_the_probe_decides_which_photos_are_read_again():
     for probe, gain, widths in ((0.1, 0.05, [100, 178]), (0.1, 0.2, [100]), (0.0, -1.0, [100, 178])):
         reader = _Reads(aspects=(1.78,), aspect_probe=gain)
-        reader.aspect_probe = lambda img, indices, factor, probe=probe: probe
+        reader.aspect_probe = lambda img, wide, indices, probe=probe: probe
         reader.read(IMG)
         assert reader.widths == widths, (probe, gain)
 
@@ -111,8 +112,8 @@ def test_the_probe_cuts_the_indices_where_they_lie_in_the_stretched_photo():
     img[:, :35] = 255  # the left third white; the index lies in the dark right
     index = IndexRead((60, 40, 80, 60), "AS", 0.9, np.zeros(53))
     # Unscaled, its box would reach into the stretched photo's white part (0-70): a lower probe.
-    assert Sure().aspect_probe(img, [index], 2.0) == pytest.approx(0.0, abs=0.05)
-    assert Sure().aspect_probe(img, [index], 0.5) == pytest.approx(0.0, abs=0.05)
+    assert Sure().aspect_probe(img, stretch(img, 2.0), [index]) == pytest.approx(0.0, abs=0.05)
+    assert Sure().aspect_probe(img, stretch(img, 0.5), [index]) == pytest.approx(0.0, abs=0.05)
 
 
 def test_the_shipped_reader_reads_a_square_photo_again_widened_16_9_where_the_probe_says():
