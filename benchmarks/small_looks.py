@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.evaluate import load_truth, synthetic_validation  # noqa: E402
 from vision.image import is_grey  # noqa: E402
-from vision.reader import Reader, median_side  # noqa: E402
+from vision.reader import Reader, median_side, takes_small_look  # noqa: E402
 
 
 def photos(folder: Path, limit: int | None) -> list[tuple[str, Path]]:
@@ -55,7 +55,7 @@ def count(reader: Reader, items: list[tuple[str, Path]], load=cv2.imread) -> dic
                 side = median_side(reads)
                 row["read"] += 1
                 row["sides"].append(side)
-                row["small_look"] += bool(s.small_side > 0 and s.small_scales and side < s.small_side)
+                row["small_look"] += takes_small_look(reads, s)
     return {g: {"photos": r["photos"], "read": r["read"], "small_look": r["small_look"],
                 "median_side": round(statistics.median(r["sides"]), 1) if r["sides"] else None}
             for g, r in groups.items()}

@@ -504,7 +504,7 @@ class Reader:
         s = self.settings
         if not reads and zoom and s.zoom_scales:
             reads = self._read_at(img, s.zoom_scales, grey, s.zoom_turns)
-        elif reads and zoom and s.small_side > 0 and s.small_scales and median_side(reads) < s.small_side:
+        elif zoom and takes_small_look(reads, s):
             first = reads
             reads = [r for r in self._read_at(img, (*s.det_scales, *s.small_scales), grey)
                      if r.confidence >= s.small_min or any(iou(r.box, f.box) >= 0.3 for f in first)]
@@ -685,11 +685,13 @@ class Reader:
         img = load_image(image)
         s = self.settings
         indices, cards = self._read_cards(img, zoom)
-        if s.aspects and (img.shape[0] == img.shape[1] or not s.aspect_squares_only):
+        probing = s.aspect_probe > -1
+        may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
+        if s.aspects and may_stretch and (indices or not probing):  # with nothing read there is nothing to probe
             best = aspect_score(cards, s.aspect_score)
             for factor in s.aspects:
                 wide = stretch(img, factor)
-                if s.aspect_probe > -1 and (not indices or self.aspect_probe(img, wide, indices) <= s.aspect_probe):
+                if probing and self.aspect_probe(img, wide, indices) <= s.aspect_probe:
                     continue
                 wide_indices, wide_cards = self._read_cards(wide, zoom)
                 score = aspect_score(wide_cards, s.aspect_score)
@@ -800,6 +802,12 @@ def _size(box) -> float:
 def median_side(reads: list[IndexRead]) -> float:
     """The median side of the indices read, in pixels (Settings.small_side; 0 when none)."""
     return float(np.median([_size(r.box) for r in reads])) if reads else 0.0
+
+
+def takes_small_look(reads: list[IndexRead], s: Settings) -> bool:
+    """Whether a photo whose first looks read ``reads`` is read again with ``s.small_scales`` too:
+    it read indices, and their median side is under ``s.small_side`` (0: never)."""
+    return bool(reads) and s.small_side > 0 and bool(s.small_scales) and median_side(reads) < s.small_side
 
 
 def _centre(box) -> np.ndarray:
