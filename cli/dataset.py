@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from engine.errors import GinsightError
@@ -76,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         unknown = [d for d in decks if d not in known]
         if unknown:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
+    if decks is None and not [d for d in available_decks() if not d.startswith("procedural")]:
+        print("ginsight dataset: no deck artwork fetched, so the photos are drawn with procedural decks alone; "
+              "add --fetch to fetch the real decks first", file=sys.stderr)
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
                     decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
                     val_only=args.val_only, kinds=args.kind, jokers=jokers, backlit=backlit,

@@ -112,3 +112,12 @@ def test_dataset_with_no_named_decks_wants_procedural_ones(tmp_path, capsys):
     assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--procedural-from", "-1"]) == 2
     assert "--procedural-from must be 0 or more" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def test_dataset_says_when_no_deck_artwork_is_fetched(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("GINSIGHT_CACHE", str(tmp_path / "empty-cache"))  # nothing fetched there
+    args = ["--n", "1", "--procedural", "1", "--workers", "1", "--no-crops"]
+    assert main(["dataset", "--out", str(tmp_path / "d"), *args]) == 0
+    assert "no deck artwork fetched" in capsys.readouterr().err
+    assert main(["dataset", "--out", str(tmp_path / "e"), "--decks", "none", *args]) == 0  # asked for: no word
+    assert "no deck artwork fetched" not in capsys.readouterr().err
