@@ -2,11 +2,11 @@
 not report, which step lost it; for every card it reports that the labels do not hold, what lies
 under it.
 
-Each photo is read as the shipped reader reads it, and once more with every detector box down
-to ``--low`` kept and nothing dropped (no ``min_index``, no pairing), so that each labelled
-index can be traced (the networks' answers are remembered, so that second read asks the
-detector nothing new). A labelled card not reported (or reported as another code) falls in the
-first of these that holds:
+Each photo is read as the shipped reader reads it, and once more (at the aspect the reader kept:
+a square photo maybe widened, Settings.aspects) with every detector box down to ``--low`` kept
+and nothing dropped (no ``min_index``, no pairing), so that each labelled index can be traced
+(the networks' answers are remembered, so that second read asks the detector nothing new). A
+labelled card not reported (or reported as another code) falls in the first of these that holds:
 
 - ``no box``: no detector box at ``det_conf`` overlaps any of its indices (IoU >= 0.3);
   ``low box`` if one does at ``--low``;
@@ -48,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.settings_sweep import remembering  # noqa: E402
 from vision.evaluate import iou, load_truth, synthetic_validation  # noqa: E402
-from vision.image import is_grey, load_image  # noqa: E402
-from vision.reader import Reader, _detector_score  # noqa: E402
+from vision.image import is_grey, load_image, stretch  # noqa: E402
+from vision.reader import Reader, _detector_score, stretch_scale, unstretch_box, unstretch_index  # noqa: E402
 
 MATCH = 0.3  # IoU for a box to be a labelled index's
 
@@ -76,13 +76,18 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None)
                 row = wrong_card(c, t, cards, errata or [], img.shape)
                 tally[t.group][row["kind"]] += 1
                 wrong.append(row)
-        det_boxes, det_scores = reader.detector(img, conf=low, scales=shipped.det_scales,
+        # traced in the photo the cards were read from: widened where the reader kept that read
+        seen = stretch(img, reading.aspect)
+        scale = stretch_scale(img, seen)
+        det_boxes, det_scores = reader.detector(seen, conf=low, scales=shipped.det_scales,
                                                 turns=shipped.det_turns, fuse=shipped.det_fuse)
         reader.settings = loose
         try:
-            every = reader._read_at(img, shipped.det_scales, reader.grey_suit is not None and is_grey(img))
+            every = reader._read_at(seen, shipped.det_scales, reader.grey_suit is not None and is_grey(seen))
         finally:
             reader.settings = shipped
+        det_boxes = [unstretch_box(b, scale) for b in det_boxes]
+        every = [unstretch_index(r, scale) for r in every]
         by_code = defaultdict(list)
         for code, box in t.boxes:
             by_code[code].append(box)

@@ -125,16 +125,13 @@ def parse_set(text: str) -> tuple[str, list]:
 def squeezed(img: np.ndarray, k: float, axis: str = "x") -> np.ndarray:
     """``img`` squeezed to ``k`` of its width (``axis`` "y": height) in the middle of a frame of
     its size, the rest a blurred, upside-down copy of it (so that the frame has no flat border)."""
+    if axis == "y":  # the same squeeze, the photo turned on its diagonal and back
+        return np.ascontiguousarray(squeezed(np.ascontiguousarray(img.swapaxes(0, 1)), k).swapaxes(0, 1))
     h, w = img.shape[:2]
     frame = cv2.GaussianBlur(cv2.flip(img, -1), (0, 0), 12)
-    if axis == "x":
-        side = max(1, round(w * k))
-        off = (w - side) // 2
-        frame[:, off:off + side] = cv2.resize(img, (side, h), interpolation=cv2.INTER_AREA)
-    else:
-        side = max(1, round(h * k))
-        off = (h - side) // 2
-        frame[off:off + side] = cv2.resize(img, (w, side), interpolation=cv2.INTER_AREA)
+    side = max(1, round(w * k))
+    off = (w - side) // 2
+    frame[:, off:off + side] = cv2.resize(img, (side, h), interpolation=cv2.INTER_AREA)
     return frame
 
 
@@ -143,10 +140,8 @@ def squeezed_truth(t: Truth, size: int, k: float, axis: str = "x") -> Truth:
     side = max(1, round(size * k))
     off = (size - side) // 2
     s = side / size
-    if axis == "x":
-        boxes = [(c, (x1 * s + off, y1, x2 * s + off, y2)) for c, (x1, y1, x2, y2) in t.boxes]
-    else:
-        boxes = [(c, (x1, y1 * s + off, x2, y2 * s + off)) for c, (x1, y1, x2, y2) in t.boxes]
+    sx, ox, sy, oy = (s, off, 1.0, 0.0) if axis == "x" else (1.0, 0.0, s, off)
+    boxes = [(c, (x1 * sx + ox, y1 * sy + oy, x2 * sx + ox, y2 * sy + oy)) for c, (x1, y1, x2, y2) in t.boxes]
     return Truth(t.image, t.group, boxes)
 
 

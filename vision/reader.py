@@ -685,6 +685,7 @@ class Reader:
         img = load_image(image)
         s = self.settings
         indices, cards = self._read_cards(img, zoom)
+        aspect = 1.0
         probing = s.aspect_probe > -1
         may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
         if s.aspects and may_stretch and (indices or not probing):  # with nothing read there is nothing to probe
@@ -696,18 +697,18 @@ class Reader:
                 wide_indices, wide_cards = self._read_cards(wide, zoom)
                 score = aspect_score(wide_cards, s.aspect_score)
                 if score > best + s.aspect_gain:
-                    best = score
-                    indices = [unstretch_index(r, factor) for r in wide_indices]
-                    cards = [replace(c, boxes=tuple(unstretch_box(b, factor) for b in c.boxes)) for c in wide_cards]
+                    best, scale, aspect = score, stretch_scale(img, wide), factor
+                    indices = [unstretch_index(r, scale) for r in wide_indices]
+                    cards = [replace(c, boxes=tuple(unstretch_box(b, scale) for b in c.boxes)) for c in wide_cards]
         ms = (time.perf_counter() - t0) * 1000
-        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices))
+        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices), aspect)
 
     def aspect_probe(self, img: np.ndarray, wide: np.ndarray, indices: list[IndexRead]) -> float:
         """How much surer the classifier alone is of ``indices`` (read in ``img``) cut from
         ``wide`` (``img`` stretched, vision.image.stretch) than cut from ``img`` itself: the
         difference of the means of their top card probabilities (Settings.aspect_probe)."""
         boxes = np.array([r.box for r in indices], np.float32).reshape(-1, 4)
-        sx, sy = wide.shape[1] / img.shape[1], wide.shape[0] / img.shape[0]
+        sx, sy = stretch_scale(img, wide)
         size = self.classifier.size
         here = self._classify(crop_squares(img, boxes, size))[:, :NONE_CLASS].max(1).mean()
         there = self._classify(crop_squares(wide, boxes * np.float32([sx, sy, sx, sy]), size))[:, :NONE_CLASS]
@@ -731,26 +732,27 @@ def aspect_score(cards: list[CardRead], how: str) -> float:
     return total if how == "sum" else total / len(cards)
 
 
-def stretch_scale(factor: float) -> tuple[float, float]:
-    """How much vision.image.stretch by ``factor`` scales x and y."""
-    return (factor, 1.0) if factor >= 1 else (1.0, 1 / factor)
+def stretch_scale(img: np.ndarray, wide: np.ndarray) -> tuple[float, float]:
+    """How much ``wide`` (``img`` stretched, vision.image.stretch) scales x and y: its sides over
+    ``img``'s, exactly (1139 / 640 for a 640-pixel square widened 1.78x, not 1.78)."""
+    return wide.shape[1] / img.shape[1], wide.shape[0] / img.shape[0]
 
 
-def unstretch_box(box, factor: float) -> tuple[float, float, float, float]:
-    """A box found in a photo stretched by ``factor`` (vision.image.stretch), in the photo's own pixels."""
-    sx, sy = stretch_scale(factor)
+def unstretch_box(box, scale: tuple[float, float]) -> tuple[float, float, float, float]:
+    """A box found in a stretched photo, in the photo's own pixels (``scale``: stretch_scale)."""
+    sx, sy = scale
     x1, y1, x2, y2 = box
     return (x1 / sx, y1 / sy, x2 / sx, y2 / sy)
 
 
-def unstretch_index(read: IndexRead, factor: float) -> IndexRead:
-    """An index read in a photo stretched by ``factor``, its box (and the way it faces) in the
-    photo's own pixels."""
+def unstretch_index(read: IndexRead, scale: tuple[float, float]) -> IndexRead:
+    """An index read in a stretched photo, its box (and the way it faces) in the photo's own
+    pixels (``scale``: stretch_scale)."""
     up = read.up
     if up is not None:
-        up = np.asarray(up, np.float32) / np.float32(stretch_scale(factor))
+        up = np.asarray(up, np.float32) / np.float32(scale)
         up = up / max(float(np.linalg.norm(up)), 1e-9)
-    return replace(read, box=unstretch_box(read.box, factor), up=up)
+    return replace(read, box=unstretch_box(read.box, scale), up=up)
 
 
 class WayAnswers:

@@ -32,6 +32,7 @@ class Reading:
     width: int
     height: int
     indices: tuple = ()  # the index-level reads behind the cards (vision.reader.IndexRead)
+    aspect: float = 1.0  # the stretch the cards were read at (vision.reader.Settings.aspects); 1: as it is
 
     def codes(self) -> list[str]:
         return [c.card for c in self.cards]

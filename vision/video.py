@@ -49,7 +49,7 @@ class StableReader:
                 cards.append(CardRead(code, conf_sum[code] / len(self.frames), c.boxes,
                                       c.uncertain or n < len(self.frames)))
         cards.sort(key=lambda c: c.card)
-        return Reading(tuple(cards), reading.ms, reading.width, reading.height, reading.indices)
+        return Reading(tuple(cards), reading.ms, reading.width, reading.height, reading.indices, reading.aspect)
 
     def reset(self) -> None:
         self.frames.clear()

@@ -635,6 +635,47 @@ def test_read_errors_tells_misread_read_twice_and_unlabelled_cards():
     assert kind("KD", (300, 300, 330, 331), {"KD"})["kind"] == "unlabelled, read wrong by eye"
 
 
+def test_read_errors_traces_a_widened_read_in_the_widened_photo(tmp_path):
+    """A square photo the reader kept widened (Reading.aspect 2) is traced in the photo widened
+    so, and the boxes found there are compared with the labels in the photo's own pixels."""
+    import numpy as np
+
+    from engine.cards import CODES
+    from vision.evaluate import Truth
+    from vision.reader import IndexRead, Settings
+    from vision.types import Reading
+
+    module = script("read_errors")
+    probs = np.zeros(53, np.float32)
+    probs[CODES.index("KS")] = 1.0
+
+    class Widened:
+        def __init__(self):
+            self.settings, self.grey_suit, self.widths = Settings(), None, []
+
+        def read(self, img):
+            return Reading((), 1.0, img.shape[1], img.shape[0], (), 2.0)
+
+        def detector(self, img, conf, scales, turns, fuse):
+            self.widths.append(img.shape[1])
+            return np.array([[20, 10, 60, 40]], np.float32), np.array([0.9], np.float32)
+
+        def _read_at(self, img, scales, grey):
+            self.widths.append(img.shape[1])
+            return [IndexRead((20.0, 10.0, 60.0, 40.0), "KS", 0.9, probs)]  # in the widened photo's pixels
+
+    import cv2
+
+    photo = tmp_path / "square.png"
+    cv2.imwrite(str(photo), np.full((50, 50, 3), 255, np.uint8))
+    truth = Truth(photo, "g", [("KC", (10, 10, 30, 40))])  # the label, in the square's pixels
+    reader = Widened()
+    out = module.causes(reader, [truth], low=0.05)
+    assert reader.widths == [100, 100]
+    assert out["missed"][0]["cause"] == "read other"  # found where the label is: not "no box"
+    assert out["read_as"]["g"] == {"KC->KS": 1}
+
+
 def test_extra_look_counts_gains_on_the_photos_each_trigger_picks():
     module = script("extra_look")
     rows = [{"indices": 20, "median_side": 15.0, "right": 3, "wrong": 1},

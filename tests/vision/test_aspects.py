@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.image import stretch
-from vision.reader import IndexRead, Reader, Settings, aspect_score, unstretch_box, unstretch_index
+from vision.reader import IndexRead, Reader, Settings, aspect_score, stretch_scale, unstretch_box, unstretch_index
 from vision.types import CardRead
 
 
@@ -32,7 +32,9 @@ IMG = np.full((100, 100, 3), 200, np.uint8)
 
 def test_off_reads_the_photo_as_it_is_only():
     reader = _Reads(aspects=())
-    assert reader.read(IMG).codes() == ["7S"]
+    reading = reader.read(IMG)
+    assert reading.codes() == ["7S"]
+    assert reading.aspect == 1.0
     assert reader.widths == [100]
 
 
@@ -45,6 +47,7 @@ def test_the_aspect_whose_cards_score_best_is_kept_with_its_boxes_in_the_photos_
     assert club.boxes == ((10.0, 10, 20.0, 30),)
     assert reading.indices[0].box == pytest.approx((10, 10, 20, 30))
     assert (reading.width, reading.height) == (100, 100)
+    assert reading.aspect == 1.78  # which stretch the cards were read at
 
 
 def test_another_aspect_must_win_by_more_than_the_gain():
@@ -63,12 +66,18 @@ def test_aspect_score_sums_or_averages_the_cards_confidences():
 
 
 def test_boxes_and_ways_found_stretched_are_given_back_in_the_photos_pixels():
-    assert unstretch_box((20, 10, 40, 30), 2.0) == (10, 10, 20, 30)
-    assert unstretch_box((20, 10, 40, 30), 0.5) == (20, 5, 40, 15)
+    assert unstretch_box((20, 10, 40, 30), (2.0, 1.0)) == (10, 10, 20, 30)
+    assert unstretch_box((20, 10, 40, 30), (1.0, 2.0)) == (20, 5, 40, 15)
     read = unstretch_index(IndexRead((20, 10, 40, 30), "AS", 0.9, np.zeros(53),
-                                     up=np.array([0.6, 0.8], np.float32)), 2.0)
+                                     up=np.array([0.6, 0.8], np.float32)), (2.0, 1.0))
     assert read.box == (10, 10, 20, 30)
     assert read.up == pytest.approx(np.array([0.3, 0.8]) / np.hypot(0.3, 0.8))
+
+
+def test_the_stretch_scale_is_the_photos_true_sides_not_the_nominal_factor():
+    img = np.zeros((640, 640, 3), np.uint8)
+    assert stretch_scale(img, stretch(img, 1.78)) == (1139 / 640, 1.0)
+    assert stretch_scale(img, stretch(img, 0.75)) == (1.0, 853 / 640)
 
 
 def test_bad_aspect_settings_are_named():
