@@ -384,7 +384,17 @@ class Settings:
     # and white synth2 + synth4 1,467 / 358 v 1,405 / 364. Shipped in session 36. With
     # ``aspect_squares_only`` only a square photo is (the shape an export squeezes to; a webcam
     # frame or a phone photo at its own aspect is read once, at no cost).
-    aspects: tuple[float, ...] = (1.78,)
+    # Session 37 added 0.75 (a 3:4 portrait phone photo squeezed to a square, made 1.33x taller
+    # again), chosen on synthetic photos only (settings_sweep.py, aspects-*-session37.json), cards
+    # missed / wrong with (1.78,) v (1.78, 0.75): the four sets squeezed to 0.75 of their height
+    # (400 each) 2,113 / 541 v 1,685 / 530; squeezed to 0.75 of their width 1,747 / 499 v 1,728 /
+    # 502; as they are (800 each) 3,240 / 998 v 3,041 / 999 (a taller look finds more in rows of
+    # small indices too); to 0.5625 of their width (200 each) unchanged on synth2; held20 126 / 28
+    # v 121 / 30; black and white (synth2 + synth4, 400 each) 711 / 166 v 672 / 165. 1.33 (a
+    # 4:3 landscape photo widened back) was measured too and left out: as they are 30 more found
+    # for 17 more wrong, squeezed to 0.75 of their width 62 for 20. Time 1.14x side by side on
+    # 100 real-dev photos (speed-session37-aspects-075.json). Real-dev read after: unchanged.
+    aspects: tuple[float, ...] = (1.78, 0.75)
     aspect_score: str = "sum"
     aspect_gain: float = 0.0
     aspect_squares_only: bool = True

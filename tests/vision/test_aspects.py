@@ -125,6 +125,23 @@ def test_the_probe_cuts_the_indices_where_they_lie_in_the_stretched_photo():
     assert Sure().aspect_probe(img, stretch(img, 0.5), [index]) == pytest.approx(0.0, abs=0.05)
 
 
-def test_the_shipped_reader_reads_a_square_photo_again_widened_16_9_where_the_probe_says():
+def test_the_shipped_reader_reads_a_square_photo_again_widened_16_9_or_taller_3_4_where_the_probe_says():
     s = Settings()
-    assert s.aspects == (1.78,) and s.aspect_probe == 0.03 and s.aspect_squares_only
+    assert s.aspects == (1.78, 0.75) and s.aspect_probe == 0.03 and s.aspect_squares_only
+
+
+def test_of_several_aspects_the_best_reading_is_kept_a_taller_one_included():
+    class ByShape(_Reads):  # as it is 7S 0.6; widened 7C 0.9 + 8H 0.8 (1.7); taller 3 cards (2.4)
+        def read_indices(self, img, zoom=True):
+            if img.shape[0] > img.shape[1]:
+                self.widths.append(img.shape[1])
+                return [IndexRead((10, 13.3, 20, 40), "7C", 0.8, np.zeros(53)),
+                        IndexRead((40, 40, 50, 66.7), "8H", 0.8, np.zeros(53)),
+                        IndexRead((70, 80, 80, 106.7), "9D", 0.8, np.zeros(53))]
+            return super().read_indices(img, zoom)
+
+    reading = ByShape(aspects=(1.78, 0.75)).read(IMG)
+    assert sorted(reading.codes()) == ["7C", "8H", "9D"] and reading.aspect == 0.75
+    nine = next(c for c in reading.cards if c.card == "9D")
+    assert nine.boxes[0] == pytest.approx((70, 80 / 1.33, 80, 106.7 / 1.33))  # y over the true 133 / 100
+    assert ByShape(aspects=(1.78,)).read(IMG).aspect == 1.78  # without the taller look, the widened read
