@@ -27,6 +27,15 @@ from vision.image import image_files, load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 
+def packages() -> dict[str, str]:
+    """The versions of the packages the reader's time hangs on (a fresh set-up may bring newer ones)."""
+    import cv2
+    import numpy as np
+    import onnxruntime as ort
+
+    return {"onnxruntime": ort.__version__, "opencv": cv2.__version__, "numpy": np.__version__}
+
+
 def photos_in(folder: Path, n: int) -> list[Path]:
     found = image_files(folder)
     if not found:
@@ -63,7 +72,7 @@ def main() -> None:
     sizes = sorted({f"{img.shape[1]}x{img.shape[0]}" for img in images})
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
            f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
-           "photos": len(images), "sizes": sizes[:5], "a": str(args.a), "b": str(args.b),
+           "packages": packages(), "photos": len(images), "sizes": sizes[:5], "a": str(args.a), "b": str(args.b),
            "crop_side": {"a": a.classifier.size, "b": b.classifier.size},
            "median_ms": {"a": round(med_a, 1), "b": round(med_b, 1)}, "ratio_b_over_a": round(med_b / med_a, 3)}
     print(json.dumps(out, indent=2))

@@ -79,6 +79,13 @@ def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
     assert order[2:] == [("a", 1), ("b", 1), ("b", 2), ("a", 2), ("a", 3), ("b", 3)]
 
 
+def test_reader_speed_records_the_package_versions_it_ran_with():
+    import onnxruntime
+
+    versions = script("reader_speed").packages()
+    assert versions["onnxruntime"] == onnxruntime.__version__ and set(versions) == {"onnxruntime", "opencv", "numpy"}
+
+
 def test_suit_probe_variants_cut_crops_of_the_classifier_side_and_paint_around_the_box():
     import numpy as np
 
