@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from datasets.build import build
-    from datasets.decks import available_decks, fetch_decks
+    from datasets.decks import available_decks, fetch_decks, fetched_decks
 
     if args.n < 1:
         raise GinsightError("--n must be at least 1")
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         unknown = [d for d in decks if d not in known]
         if unknown:
             raise GinsightError(f"unknown deck(s): {', '.join(unknown)} (available: {', '.join(sorted(known))})")
-    if decks is None and not [d for d in available_decks() if not d.startswith("procedural")]:
+    if decks is None and not fetched_decks():
         print("ginsight dataset: no deck artwork fetched, so the photos are drawn with procedural decks alone; "
               "add --fetch to fetch the real decks first", file=sys.stderr)
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,

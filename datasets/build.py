@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from datasets.backgrounds import Backgrounds
-from datasets.decks import available_decks, load_deck, procedural_deck
+from datasets.decks import fetched_decks, load_deck, procedural_deck
 from datasets.scenes import KINDS, Scene, make_scene, quad_way_up, unknown_kinds
 from engine.cards import CODES
 from vision.crops import CROP, crop_square
@@ -165,7 +165,7 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     if unknown:
         raise ValueError(f"unknown scene kind(s) {', '.join(unknown)}: {', '.join(KINDS)}")
     out = Path(out)
-    deck_names = decks if decks is not None else [d for d in available_decks() if not d.startswith("procedural")]
+    deck_names = decks if decks is not None else fetched_decks()
     if not deck_names and procedural < 1:
         raise ValueError("no decks to draw: name some, or add procedural ones")
     for split in ("train", "val"):

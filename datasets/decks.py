@@ -122,12 +122,16 @@ def fetch_decks(cache_dir: Path | None = None, quiet: bool = True) -> list[str]:
     return available_decks(cache_dir)
 
 
+def fetched_decks(cache_dir: Path | None = None) -> list[str]:
+    """Names of the real decks whose artwork has been fetched (:func:`fetch_decks`)."""
+    cache_dir = cache_dir or default_cache_dir()
+    return [name for name, spec in DECK_SPECS.items() if package_info(cache_dir, spec.package) is not None]
+
+
 def available_decks(cache_dir: Path | None = None) -> list[str]:
     """Names of the decks :func:`load_deck` can load: real decks whose artwork has been fetched,
     then procedural ones (``procedural-<seed>``; any seed loads, the first few are listed)."""
-    cache_dir = cache_dir or default_cache_dir()
-    fetched = [name for name, spec in DECK_SPECS.items() if package_info(cache_dir, spec.package) is not None]
-    return fetched + [f"{PROCEDURAL_PREFIX}{seed}" for seed in range(PROCEDURAL_LISTED)]
+    return fetched_decks(cache_dir) + [f"{PROCEDURAL_PREFIX}{seed}" for seed in range(PROCEDURAL_LISTED)]
 
 
 def procedural_deck(seed: int, height: int = 320) -> Deck:

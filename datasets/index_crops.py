@@ -372,7 +372,7 @@ def blur_range(text: str) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from datasets.decks import PROCEDURAL_PREFIX, available_decks, seed_range
+    from datasets.decks import fetched_decks, seed_range
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -397,7 +397,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="share of crops cut from a joker's corner, labelled 'no index' (default 0)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    names = [n for n in available_decks() if not n.startswith(PROCEDURAL_PREFIX)]
+    names = fetched_decks()
     unknown = sorted(set(args.leave_out) - set(names))
     if unknown:
         parser.error(f"--leave-out: no such real design: {', '.join(unknown)} (have: {', '.join(names)})")

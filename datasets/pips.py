@@ -31,7 +31,7 @@ import numpy as np
 
 from datasets.backgrounds import Backgrounds
 from datasets.corner_index import INK_THRESHOLD, depth_from_edge, face_colour, outline_width
-from datasets.decks import HELD_OUT_SEEDS, Deck, available_decks, load_deck, seed_range
+from datasets.decks import HELD_OUT_SEEDS, Deck, fetched_decks, load_deck, seed_range
 from vision.pips import MARGIN, NUMBER_RANKS, SIDE
 
 
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     held = sorted(set(args.procedural_seeds) & HELD_OUT_SEEDS)
     if held:
         p.error(f"procedural seeds {held[0]}... are the benchmarks' unseen decks")
-    real = [d for d in available_decks() if not d.startswith("procedural-")]
+    real = fetched_decks()
     build(args.out, args.n, args.seed, real + [f"procedural-{s}" for s in args.procedural_seeds], args.workers)
 
 

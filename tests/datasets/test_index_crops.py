@@ -204,7 +204,7 @@ def test_build_takes_the_camera_look_and_refuses_an_unknown_one(tmp_path, monkey
 def test_the_command_leaves_out_real_designs_and_names_an_unknown_one(tmp_path, monkeypatch, capsys):
     import datasets.decks
 
-    monkeypatch.setattr(datasets.decks, "available_decks", lambda: ["gnome-anglo", "kennard", "procedural-3"])
+    monkeypatch.setattr(datasets.decks, "fetched_decks", lambda: ["gnome-anglo", "kennard"])
     calls = []
     monkeypatch.setattr(index_crops, "build", lambda out, n, seed, **kw: calls.append(kw))
     index_crops.main(["--out", str(tmp_path), "--n", "5", "--look", "camera", "--leave-out", "kennard"])
