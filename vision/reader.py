@@ -700,9 +700,10 @@ class Reader:
         may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
         if s.aspects and may_stretch and (indices or not probing):  # with nothing read there is nothing to probe
             best = aspect_score(cards, s.aspect_score)
+            here = self.top_prob(img, indices) if probing else None  # the photo as it is: once for every aspect
             for factor in s.aspects:
                 wide = stretch(img, factor)
-                if probing and self.aspect_probe(img, wide, indices) <= s.aspect_probe:
+                if probing and self.aspect_probe(img, wide, indices, here) <= s.aspect_probe:
                     continue
                 wide_indices, wide_cards = self._read_cards(wide, zoom)
                 score = aspect_score(wide_cards, s.aspect_score)
@@ -713,16 +714,21 @@ class Reader:
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices), aspect)
 
-    def aspect_probe(self, img: np.ndarray, wide: np.ndarray, indices: list[IndexRead]) -> float:
+    def aspect_probe(self, img: np.ndarray, wide: np.ndarray, indices: list[IndexRead],
+                     here: float | None = None) -> float:
         """How much surer the classifier alone is of ``indices`` (read in ``img``) cut from
         ``wide`` (``img`` stretched, vision.image.stretch) than cut from ``img`` itself: the
-        difference of the means of their top card probabilities (Settings.aspect_probe)."""
-        boxes = np.array([r.box for r in indices], np.float32).reshape(-1, 4)
-        sx, sy = stretch_scale(img, wide)
-        size = self.classifier.size
-        here = self._classify(crop_squares(img, boxes, size))[:, :NONE_CLASS].max(1).mean()
-        there = self._classify(crop_squares(wide, boxes * np.float32([sx, sy, sx, sy]), size))[:, :NONE_CLASS]
-        return float(there.max(1).mean() - here)
+        difference of the means of their top card probabilities (Settings.aspect_probe).
+        ``here``: :meth:`top_prob` of ``img``, where already known."""
+        here = self.top_prob(img, indices) if here is None else here
+        return float(self.top_prob(wide, indices, stretch_scale(img, wide)) - here)
+
+    def top_prob(self, img: np.ndarray, indices: list[IndexRead], scale: tuple[float, float] = (1.0, 1.0)) -> float:
+        """The mean of the classifier's top card probability for ``indices`` cut from ``img``
+        (one framing), their boxes scaled by ``scale`` (stretch_scale) to lie in it."""
+        sx, sy = scale
+        boxes = np.array([r.box for r in indices], np.float32).reshape(-1, 4) * np.float32([sx, sy, sx, sy])
+        return self._classify(crop_squares(img, boxes, self.classifier.size))[:, :NONE_CLASS].max(1).mean()
 
     def _read_cards(self, img: np.ndarray, zoom: bool) -> tuple[list[IndexRead], list[CardRead]]:
         """The indices read in ``img`` and the cards they make."""

@@ -100,7 +100,8 @@ def test_only_a_square_photo_is_stretched_unless_told():
 def test_the_probe_decides_which_photos_are_read_again():
     for probe, gain, widths in ((0.1, 0.05, [100, 178]), (0.1, 0.2, [100]), (0.0, -1.0, [100, 178])):
         reader = _Reads(aspects=(1.78,), aspect_probe=gain)
-        reader.aspect_probe = lambda img, wide, indices, probe=probe: probe
+        reader.aspect_probe = lambda img, wide, indices, here=None, probe=probe: probe
+        reader.top_prob = lambda img, indices: 0.0
         reader.read(IMG)
         assert reader.widths == widths, (probe, gain)
 
@@ -145,3 +146,16 @@ def test_of_several_aspects_the_best_reading_is_kept_a_taller_one_included():
     nine = next(c for c in reading.cards if c.card == "9D")
     assert nine.boxes[0] == pytest.approx((70, 80 / 1.33, 80, 106.7 / 1.33))  # y over the true 133 / 100
     assert ByShape(aspects=(1.78,)).read(IMG).aspect == 1.78  # without the taller look, the widened read
+
+
+def test_the_photo_as_it_is_is_probed_once_for_every_aspect():
+    reader = _Reads(aspects=(1.78, 0.75), aspect_probe=0.03)
+    shapes = []
+
+    def top_prob(img, indices, scale=(1.0, 1.0)):
+        shapes.append(img.shape[:2])
+        return 0.5
+
+    reader.top_prob = top_prob
+    reader.read(IMG)
+    assert shapes == [(100, 100), (100, 178), (133, 100)]  # as it is once, then each stretched photo
