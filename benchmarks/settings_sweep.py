@@ -16,6 +16,12 @@ A setting that holds several numbers takes values split by ";", each its numbers
 in the middle of a frame of its size, the rest a blurred copy, its labels moved with it: as a
 16:9 webcam frame resized to a square (K 0.5625) or a 4:3 photo (0.75) looks.
 
+``--band W:H`` reads each square photo's largest middle W:H part as it is, not squeezed: ``16:9``
+(640x360 of a 640x640 photo) a webcam frame at its own aspect, as the live camera gives it;
+``3:4`` (480x640) a portrait phone photo. A label is kept where its index's middle lies in the
+part, clipped to it (an index cut by the frame's edge then counts as missed when not read, as a
+player would count it; the same for every value swept).
+
 ``--also NAME=V1,V2`` sweeps another setting too (every combination, each photo's networks
 asked once for all: ``--set min_card=0.5,0.52 --also "aspects=;1.78"``).
 
@@ -145,23 +151,60 @@ def squeezed_truth(t: Truth, size: int, k: float, axis: str = "x") -> Truth:
     return Truth(t.image, t.group, boxes)
 
 
-def photo_loader(grey: bool = False, squeeze: float | None = None, axis: str = "x"):
-    """A path -> BGR array for evaluate_truths: the photo made black and white and / or squeezed
-    (None: the file as it is)."""
-    if not grey and squeeze is None:
+def parse_band(text: str) -> tuple[int, int]:
+    """``"16:9"`` -> (16, 9): a frame's width and height in proportion."""
+    try:
+        w, h = (int(v) for v in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--band wants W:H, e.g. 16:9 or 3:4, not {text!r}") from None
+    if w <= 0 or h <= 0:
+        raise argparse.ArgumentTypeError(f"--band wants W:H above 0, not {text!r}")
+    return w, h
+
+
+def band_box(size: int, band: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Left, top, width and height of the largest middle ``band`` (W, H) part of a square photo
+    of side ``size``."""
+    w, h = band
+    width, height = (size, round(size * h / w)) if w >= h else (round(size * w / h), size)
+    return (size - width) // 2, (size - height) // 2, width, height
+
+
+def banded(img: np.ndarray, band: tuple[int, int]) -> np.ndarray:
+    """The middle ``band`` (W, H) part of a square photo, at its own pixels (e.g. 16:9, a webcam
+    frame's shape)."""
+    left, top, width, height = band_box(img.shape[1], band)
+    return np.ascontiguousarray(img[top:top + height, left:left + width])
+
+
+def banded_truth(t: Truth, size: int, band: tuple[int, int]) -> Truth:
+    """``t``'s labels in :func:`banded`'s frame: those whose middle lies in it, clipped to it."""
+    left, top, width, height = band_box(size, band)
+    boxes = [(c, (max(x1 - left, 0.0), max(y1 - top, 0.0), min(x2 - left, float(width)), min(y2 - top, float(height))))
+             for c, (x1, y1, x2, y2) in t.boxes
+             if left <= (x1 + x2) / 2 < left + width and top <= (y1 + y2) / 2 < top + height]
+    return Truth(t.image, t.group, boxes)
+
+
+def photo_loader(grey: bool = False, squeeze: float | None = None, axis: str = "x",
+                 band: tuple[int, int] | None = None):
+    """A path -> BGR array for evaluate_truths: the photo made black and white and / or squeezed,
+    or cut to its middle ``band`` (W, H) part (None: the file as it is)."""
+    if not grey and squeeze is None and band is None:
         return None
 
     def load(path) -> np.ndarray:
         img = grey_photo(path) if grey else cv2.imread(str(path))
-        return img if squeeze is None else squeezed(img, squeeze, axis)
+        img = img if squeeze is None else squeezed(img, squeeze, axis)
+        return img if band is None else banded(img, band)
     return load
 
 
 def sweep(reader: Reader, name: str, values: list, truths: list, grey: bool = False,
-          squeeze: float | None = None, axis: str = "x") -> list[dict]:
+          squeeze: float | None = None, axis: str = "x", band: tuple[int, int] | None = None) -> list[dict]:
     base = reader.settings
     rows = []
-    load = photo_loader(grey, squeeze, axis)
+    load = photo_loader(grey, squeeze, axis, band)
     for value in values:
         reader.settings = replace(base, **{name: value})
         o = evaluate_truths(reader, truths, load=load)["overall"]
@@ -186,10 +229,15 @@ def main() -> None:
                              "the networks asked once for all")
     parser.add_argument("--squeeze", type=float, help="each photo squeezed to this share of its width (0-1)")
     parser.add_argument("--squeeze-axis", choices=("x", "y"), default="x", help="squeeze the height instead (y)")
+    parser.add_argument("--band", type=parse_band, metavar="W:H",
+                        help="each square photo cut to its largest middle W:H part: 16:9 a webcam frame at its own "
+                             "aspect, 3:4 a portrait phone photo")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if args.squeeze is not None and not 0 < args.squeeze <= 1:
         parser.error(f"--squeeze wants a share of the photo's side in (0, 1], not {args.squeeze}")
+    if args.squeeze is not None and args.band is not None:
+        parser.error("--squeeze and --band: one or the other")
     name, values = args.setting
     fixed = {}
     for other, held in args.fixed:
@@ -203,6 +251,7 @@ def main() -> None:
     figures = {}
     print(f"weights {args.weights}; {name} at {values}{'; black and white' if args.grey else ''}"
           + (f"; squeezed to {args.squeeze} ({args.squeeze_axis})" if args.squeeze is not None else "")
+          + (f"; the middle {args.band[0]}:{args.band[1]} part" if args.band else "")
           + "".join(f"; {k} {v}" for k, v in fixed.items()))
     print(f"| data | {' | '.join([*also, name])} | precision | recall | cards missed / wrong (of) |")
     print("|---|" + "---|" * (len(also) + 4))
@@ -213,10 +262,13 @@ def main() -> None:
         if args.squeeze is not None:
             size = json.loads((data / "summary.json").read_text())["size"]
             truths = [squeezed_truth(t, size, args.squeeze, args.squeeze_axis) for t in truths]
+        if args.band:
+            size = json.loads((data / "summary.json").read_text())["size"]
+            truths = [banded_truth(t, size, args.band) for t in truths]
         rows = []
         for combo in combos:
             reader.settings = replace(reader.settings, **combo)
-            for r in sweep(reader, name, values, truths, args.grey, args.squeeze, args.squeeze_axis):
+            for r in sweep(reader, name, values, truths, args.grey, args.squeeze, args.squeeze_axis, args.band):
                 rows.append(combo | r)
                 print(f"| {data} | {' | '.join(str(r[k]) if k == name else str(combo[k]) for k in [*also, name])} | "
                       f"{r['precision']:.4f} | {r['recall']:.4f} | "
@@ -225,7 +277,7 @@ def main() -> None:
     if args.json:
         out = {"weights": str(args.weights), "setting": name, "values": values, "also": also, "with": fixed,
                "photos": args.photos, "grey": args.grey, "squeeze": args.squeeze,
-               "squeeze_axis": args.squeeze_axis, "figures": figures}
+               "squeeze_axis": args.squeeze_axis, "band": list(args.band) if args.band else None, "figures": figures}
         args.json.write_text(json.dumps(out, indent=2))
 
 

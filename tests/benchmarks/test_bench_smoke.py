@@ -822,3 +822,36 @@ def test_settings_sweep_squeezes_a_photo_and_moves_its_labels_with_it():
         assert code == "AS" and out[y1:y2, x1:x2].min() > 200  # the square lies under its label
         assert (x2 - x1, y2 - y1) == ((8, 16) if axis == "x" else (16, 8))
     assert module.photo_loader() is None
+
+
+def test_settings_sweep_cuts_the_middle_part_of_a_shape_and_keeps_the_labels_whose_middle_lies_in_it(tmp_path):
+    import argparse
+
+    import cv2
+    import numpy as np
+
+    from vision.evaluate import Truth
+
+    module = script("settings_sweep")
+    assert module.parse_band("16:9") == (16, 9)
+    for bad in ("16x9", "16:0", "wide"):
+        with pytest.raises(argparse.ArgumentTypeError, match="W:H"):
+            module.parse_band(bad)
+    assert module.band_box(640, (16, 9)) == (0, 140, 640, 360)
+    assert module.band_box(640, (3, 4)) == (80, 0, 480, 640)
+    img = np.zeros((640, 640, 3), np.uint8)
+    img[140:500] = 200  # the 16:9 band
+    out = module.banded(img, (16, 9))
+    assert out.shape == (360, 640, 3) and (out == 200).all()
+    truth = Truth("a.png", "val", [("AS", (10, 150, 30, 190)),    # inside
+                                   ("2C", (10, 130, 30, 160)),    # middle inside, cut at the top
+                                   ("3D", (10, 120, 30, 150)),    # middle above the band: out
+                                   ("4H", (600, 490, 620, 530))])  # middle below: out
+    assert module.banded_truth(truth, 640, (16, 9)).boxes == [("AS", (10, 10, 30, 50)), ("2C", (10, 0.0, 30, 20))]
+    # a portrait part: 80 columns off each side
+    assert module.banded(img, (3, 4)).shape == (640, 480, 3)
+    portrait = Truth("a.png", "val", [("5S", (500, 10, 580, 50)),  # middle inside, cut at the right
+                                      ("6S", (20, 10, 60, 50))])   # left of the part: out
+    assert module.banded_truth(portrait, 640, (3, 4)).boxes == [("5S", (420, 10, 480, 50))]
+    cv2.imwrite(str(tmp_path / "a.png"), img)
+    assert (module.photo_loader(band=(16, 9))(tmp_path / "a.png") == out).all()
