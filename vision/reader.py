@@ -381,9 +381,8 @@ class Settings:
     # they are 3,240 / 998, squeezed (200 each) 1,056 / 194 against 1,842 / 226 (always: 991 /
     # 205) (aspects-probe-*session36.json); time 1.11x on 100 real-dev photos (always: 2.15x,
     # over the 100 ms target; speed-session36-aspects*.json); held20 132 / 25 v 126 / 28, black
-    # and white synth2 + synth4 1,467 / 358 v 1,405 / 364. Shipped in session 36. With
-    # ``aspect_squares_only`` only a square photo is (the shape an export squeezes to; a webcam
-    # frame or a phone photo at its own aspect is read once, at no cost).
+    # and white synth2 + synth4 1,467 / 358 v 1,405 / 364. Shipped in session 36, for square
+    # photos only (the shape an export squeezes to) until session 38 (below).
     # Session 37 added 0.75 (a 3:4 portrait phone photo squeezed to a square, made 1.33x taller
     # again), chosen on synthetic photos only (settings_sweep.py, aspects-*-session37.json), cards
     # missed / wrong with (1.78,) v (1.78, 0.75): the four sets squeezed to 0.75 of their height
@@ -394,10 +393,31 @@ class Settings:
     # 4:3 landscape photo widened back) was measured too and left out: as they are 30 more found
     # for 17 more wrong, squeezed to 0.75 of their width 62 for 20. Time 1.14x side by side on
     # 100 real-dev photos (speed-session37-aspects-075.json). Real-dev read after: unchanged.
-    aspects: tuple[float, ...] = (1.78, 0.75)
+    # Session 38 added 0.5625 (a 9:16 portrait photo squeezed to a square, made 1.78x taller
+    # again), chosen on synthetic photos only (settings_sweep.py, aspects-*-session38.json and
+    # aspects-taller-more-session37.json), cards missed / wrong with (1.78, 0.75) v (1.78, 0.75,
+    # 0.5625): the four sets squeezed to 0.5625 of their height (200 each) 1,112 / 266 v 943 /
+    # 267; to 0.75 of their height 774 / 255 v 726 / 261; as they are (300 each) 1,118 / 335 v
+    # 1,101 / 337; held20 121 / 30 v 117 / 28; black and white (synth2 + synth4, 400 each) 672 /
+    # 165 v 664 / 170 (on min_card's curve); squeezed to 0.5625 of their width: see HISTORY.
+    # Time 1.065x side by side on 100 real-dev photos (speed-session38-aspects-3.json).
+    # Real-dev read after: the same cards (330 right / 20 wrong / 26 missed), median 63.8 ms.
+    aspects: tuple[float, ...] = (1.78, 0.75, 0.5625)
     aspect_score: str = "sum"
     aspect_gain: float = 0.0
-    aspect_squares_only: bool = True
+    # Since session 38 a photo of any shape takes the looks above (``aspect_squares_only``
+    # False; True: a square photo only, as in sessions 36-37). A webcam frame or a phone photo
+    # at its own aspect is not squeezed, but a stretched look still finds cards the photo as it
+    # is misses (as on square photos as they are). Measured on synthetic photos only
+    # (settings_sweep.py --band, aspects-band*-session38.json, aspects-portrait-session38.json),
+    # cards missed / wrong read once v with (1.78, 0.75) v (1.78, 0.75, 0.5625): the four sets'
+    # middle 16:9 band (a 640x360 webcam frame, 300 each) 1,318 / 279 v 1,187 / 292 v 1,173 /
+    # 295; their middle 3:4 portrait part (200 each) 822 / 209 v 749 / 216 v 735 / 217; held20's
+    # 16:9 band (300) 119 / 21 v 112 / 25 v 112 / 25. The cost: such a frame is read 1.75x as
+    # long (100 synthetic 1280x720 frames, 64.2 v 112.4 ms, speed-session38-wide-frames-3.json),
+    # a 12-megapixel portrait photo 1.83x (20 made so, 142.6 v 260.3 ms,
+    # speed-session38-phone-12mp.json); real-dev's square photos are unchanged.
+    aspect_squares_only: bool = False
     # The second read costs as much as the first. ``aspect_probe`` first asks the classifier
     # alone about the indices already read, cut from the stretched photo (one framing): the
     # photo is read again only where its mean top probability there beats the photo's as it

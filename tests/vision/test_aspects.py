@@ -87,14 +87,14 @@ def test_bad_aspect_settings_are_named():
         Settings(aspect_score="max")
 
 
-def test_only_a_square_photo_is_stretched_unless_told():
+def test_a_photo_of_any_shape_is_stretched_unless_told_squares_only():
     wide = np.full((100, 178, 3), 200, np.uint8)
     reader = _Reads(aspects=(1.78,))
     reader.read(wide)
-    assert reader.widths == [178]
-    reader = _Reads(aspects=(1.78,), aspect_squares_only=False)
-    reader.read(wide)
     assert reader.widths == [178, 317]
+    reader = _Reads(aspects=(1.78,), aspect_squares_only=True)
+    reader.read(wide)
+    assert reader.widths == [178]
 
 
 def test_the_probe_decides_which_photos_are_read_again():
@@ -126,9 +126,9 @@ def test_the_probe_cuts_the_indices_where_they_lie_in_the_stretched_photo():
     assert Sure().aspect_probe(img, stretch(img, 0.5), [index]) == pytest.approx(0.0, abs=0.05)
 
 
-def test_the_shipped_reader_reads_a_square_photo_again_widened_16_9_or_taller_3_4_where_the_probe_says():
+def test_the_shipped_reader_reads_a_photo_again_widened_16_9_or_taller_3_4_or_9_16_where_the_probe_says():
     s = Settings()
-    assert s.aspects == (1.78, 0.75) and s.aspect_probe == 0.03 and s.aspect_squares_only
+    assert s.aspects == (1.78, 0.75, 0.5625) and s.aspect_probe == 0.03 and not s.aspect_squares_only
 
 
 def test_of_several_aspects_the_best_reading_is_kept_a_taller_one_included():

@@ -23,7 +23,8 @@ class _Classifier:
 
 def _reader(size):
     reader = Reader.__new__(Reader)
-    reader.detector, reader.classifier, reader.settings = _Detector(), _Classifier(size), Settings()
+    # the photo read once (no stretched looks: their probe would cut more crops)
+    reader.detector, reader.classifier, reader.settings = _Detector(), _Classifier(size), Settings(aspects=())
     return reader
 
 
