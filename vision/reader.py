@@ -35,6 +35,7 @@ from vision.types import CardRead, Reading
 
 ONE_DECK_RULES = ("any", "suit")  # see Settings.one_deck_rule and read_again
 ASPECT_SCORES = ("sum", "mean")  # see Settings.aspects
+ASPECT_MERGES = ("best", "indices")  # see Settings.aspect_merge
 NONE_CLASS = 52  # the classifier's "no index": its classes are the engine's 52 codes, then this
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
 
@@ -418,6 +419,18 @@ class Settings:
     # a 12-megapixel portrait photo 1.83x (20 made so, 142.6 v 260.3 ms,
     # speed-session38-phone-12mp.json); real-dev's square photos are unchanged.
     aspect_squares_only: bool = False
+    # What is kept of the looks read: "best", the one reading whose cards score best (above);
+    # "indices", every look's indices pooled, in the photo's own pixels, and of those that
+    # overlap by ``aspect_merge_iou`` or more the surest kept, then made into cards (a card one
+    # look found and another missed is kept either way). Measured in session 38 on synthetic
+    # photos (settings_sweep.py, aspect-merge-*session38.json), cards missed / wrong, "best" v
+    # "indices" (IoU 0.5; 0.3 alike): the four sets as they are (300 each) 1,101 / 337 v 1,090 /
+    # 342 (at min_card 0.56 1,175 / 273 v 1,166 / 280); squeezed to 0.5625 of their height (200
+    # each) 943 / 267 v 908 / 275; their 16:9 band 1,173 / 295 v 1,161 / 302; held20 117 / 28 v
+    # 118 / 31; black and white 664 / 170 v 660 / 173. A few more found for a few more wrong,
+    # held-up cards worse: not shipped.
+    aspect_merge: str = "best"
+    aspect_merge_iou: float = 0.5
     # The second read costs as much as the first. ``aspect_probe`` first asks the classifier
     # alone about the indices already read, cut from the stretched photo (one framing): the
     # photo is read again only where its mean top probability there beats the photo's as it
@@ -449,6 +462,8 @@ class Settings:
             raise ValueError(f"aspects must be stretch factors above 0, not {self.aspects!r}")
         if self.aspect_score not in ASPECT_SCORES:
             raise ValueError(f"unknown aspect_score {self.aspect_score!r}: one of {', '.join(ASPECT_SCORES)}")
+        if self.aspect_merge not in ASPECT_MERGES:
+            raise ValueError(f"unknown aspect_merge {self.aspect_merge!r}: one of {', '.join(ASPECT_MERGES)}")
         for name in ("pair_along", "pair_across"):
             bounds = getattr(self, name)
             if len(bounds) != 2 or bounds[0] > bounds[1]:
@@ -721,16 +736,21 @@ class Reader:
         if s.aspects and may_stretch and (indices or not probing):  # with nothing read there is nothing to probe
             best = aspect_score(cards, s.aspect_score)
             here = self.top_prob(img, indices) if probing else None  # the photo as it is: once for every aspect
+            looks = [indices]
             for factor in s.aspects:
                 wide = stretch(img, factor)
                 if probing and self.aspect_probe(img, wide, indices, here) <= s.aspect_probe:
                     continue
                 wide_indices, wide_cards = self._read_cards(wide, zoom)
+                scale = stretch_scale(img, wide)
+                looks.append([unstretch_index(r, scale) for r in wide_indices])
                 score = aspect_score(wide_cards, s.aspect_score)
                 if score > best + s.aspect_gain:
-                    best, scale, aspect = score, stretch_scale(img, wide), factor
-                    indices = [unstretch_index(r, scale) for r in wide_indices]
+                    best, aspect, indices = score, factor, looks[-1]
                     cards = [replace(c, boxes=tuple(unstretch_box(b, scale) for b in c.boxes)) for c in wide_cards]
+            if s.aspect_merge == "indices" and len(looks) > 1:
+                indices = merge_looks(looks, s.aspect_merge_iou)
+                cards = self._cards(img, indices)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices), aspect)
 
@@ -753,10 +773,25 @@ class Reader:
     def _read_cards(self, img: np.ndarray, zoom: bool) -> tuple[list[IndexRead], list[CardRead]]:
         """The indices read in ``img`` and the cards they make."""
         indices = self.read_indices(img, zoom)
+        return indices, self._cards(img, indices)
+
+    def _cards(self, img: np.ndarray, indices: list[IndexRead]) -> list[CardRead]:
+        """The cards ``indices`` (read in ``img``) make."""
         cards = group_indices(indices, self.settings)
         if self.settings.pip_suit > 0 and self.pips is not None and self.way_up is not None and cards:
             cards = self.check_pips(img, cards)
-        return indices, cards
+        return cards
+
+
+def merge_looks(looks: list[list[IndexRead]], overlap: float) -> list[IndexRead]:
+    """The indices of several looks at one photo (each in the photo's own pixels) pooled: the
+    surest first, and an index left out where it overlaps one kept by ``overlap`` (IoU) or more
+    (Settings.aspect_merge "indices")."""
+    kept: list[IndexRead] = []
+    for r in sorted((r for look in looks for r in look), key=lambda r: -r.confidence):
+        if all(iou(r.box, k.box) < overlap for k in kept):
+            kept.append(r)
+    return kept
 
 
 def aspect_score(cards: list[CardRead], how: str) -> float:

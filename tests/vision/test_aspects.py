@@ -159,3 +159,25 @@ def test_the_photo_as_it_is_is_probed_once_for_every_aspect():
     reader.top_prob = top_prob
     reader.read(IMG)
     assert shapes == [(100, 100), (100, 178), (133, 100)]  # as it is once, then each stretched photo
+
+
+def test_merged_looks_keep_the_surest_of_overlapping_indices_and_every_card_one_look_found():
+    from vision.reader import merge_looks
+
+    a = [IndexRead((10, 10, 20, 30), "7S", 0.6, np.zeros(53)), IndexRead((70, 70, 80, 90), "2D", 0.95, np.zeros(53))]
+    b = [IndexRead((11, 10, 21, 30), "7C", 0.9, np.zeros(53)), IndexRead((50, 40, 60, 60), "8H", 0.8, np.zeros(53))]
+    assert [r.card for r in merge_looks([a, b], 0.5)] == ["2D", "7C", "8H"]  # 7S lies under the surer 7C
+    assert [r.card for r in merge_looks([a, b], 0.95)] == ["2D", "7C", "8H", "7S"]  # 0.82 overlap: both kept
+
+    class AlsoTwo(_Reads):  # the photo as it is also reads 2D surely, where the widened look misses it
+        def read_indices(self, img, zoom=True):
+            found = super().read_indices(img, zoom)
+            return found + ([IndexRead((70, 70, 80, 90), "2D", 0.95, np.zeros(53))] if img.shape[1] == 100 else [])
+
+    assert sorted(AlsoTwo(aspects=(1.78,)).read(IMG).codes()) == ["7C", "8H"]  # the best reading alone: 2D lost
+    merged = AlsoTwo(aspects=(1.78,), aspect_merge="indices").read(IMG)
+    assert sorted(merged.codes()) == ["2D", "7C", "8H"]
+    seven = next(c for c in merged.cards if c.card == "7C")
+    assert seven.boxes[0] == pytest.approx((10, 10, 20, 30), abs=0.1)  # in the photo's own pixels
+    with pytest.raises(ValueError, match="aspect_merge"):
+        Settings(aspect_merge="all")
