@@ -464,6 +464,8 @@ class Settings:
             raise ValueError(f"unknown aspect_score {self.aspect_score!r}: one of {', '.join(ASPECT_SCORES)}")
         if self.aspect_merge not in ASPECT_MERGES:
             raise ValueError(f"unknown aspect_merge {self.aspect_merge!r}: one of {', '.join(ASPECT_MERGES)}")
+        if not 0 < self.aspect_merge_iou <= 1:
+            raise ValueError(f"aspect_merge_iou must be an overlap in (0, 1], not {self.aspect_merge_iou!r}")
         for name in ("pair_along", "pair_across"):
             bounds = getattr(self, name)
             if len(bounds) != 2 or bounds[0] > bounds[1]:

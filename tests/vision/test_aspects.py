@@ -181,3 +181,5 @@ def test_merged_looks_keep_the_surest_of_overlapping_indices_and_every_card_one_
     assert seven.boxes[0] == pytest.approx((10, 10, 20, 30), abs=0.1)  # in the photo's own pixels
     with pytest.raises(ValueError, match="aspect_merge"):
         Settings(aspect_merge="all")
+    with pytest.raises(ValueError, match="aspect_merge_iou"):
+        Settings(aspect_merge_iou=0.0)
