@@ -28,31 +28,20 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.settings_sweep import placed, placed_truth  # noqa: E402
 from vision.evaluate import Truth, synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 
-def far_place(size: int, k: float) -> tuple[int, int]:
-    """Side and offset (left = top) of a square photo of ``size`` shrunk to ``k`` in the middle."""
-    side = max(1, round(size * k))
-    return side, (size - side) // 2
-
-
 def far_frame(img: np.ndarray, k: float) -> np.ndarray:
     """Square ``img`` shrunk to ``k`` of its side in the middle of a same-sized frame, the rest a
-    blurred, upside-down copy of it."""
-    side, off = far_place(img.shape[0], k)
-    frame = cv2.GaussianBlur(cv2.flip(img, -1), (0, 0), 12)
-    frame[off:off + side, off:off + side] = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
-    return frame
+    blurred, upside-down copy of it (settings_sweep.placed)."""
+    return placed(img, k, k)
 
 
 def far_truth(t: Truth, size: int, k: float) -> Truth:
     """``t``'s labels moved as :func:`far_frame` moves its photo (``size``: the square photo's side)."""
-    side, off = far_place(size, k)
-    s = side / size
-    boxes = [(c, tuple(v * s + off for v in box)) for c, box in t.boxes]
-    return Truth(t.image, t.group, boxes)
+    return placed_truth(t, size, k, k)
 
 
 def read_all(reader: Reader, truths: list[Truth], load, empty: list[bool] | None = None) -> tuple[dict, list[bool]]:

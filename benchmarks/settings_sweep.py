@@ -128,27 +128,39 @@ def parse_set(text: str) -> tuple[str, list]:
     return name, [kind(v) for v in values.split(",")]
 
 
-def squeezed(img: np.ndarray, k: float, axis: str = "x") -> np.ndarray:
-    """``img`` squeezed to ``k`` of its width (``axis`` "y": height) in the middle of a frame of
+def placed(img: np.ndarray, kx: float, ky: float) -> np.ndarray:
+    """``img`` shrunk to ``kx`` of its width and ``ky`` of its height in the middle of a frame of
     its size, the rest a blurred, upside-down copy of it (so that the frame has no flat border)."""
-    if axis == "y":  # the same squeeze, the photo turned on its diagonal and back
-        return np.ascontiguousarray(squeezed(np.ascontiguousarray(img.swapaxes(0, 1)), k).swapaxes(0, 1))
     h, w = img.shape[:2]
     frame = cv2.GaussianBlur(cv2.flip(img, -1), (0, 0), 12)
-    side = max(1, round(w * k))
-    off = (w - side) // 2
-    frame[:, off:off + side] = cv2.resize(img, (side, h), interpolation=cv2.INTER_AREA)
+    (sw, ox), (sh, oy) = _span(w, kx), _span(h, ky)
+    frame[oy:oy + sh, ox:ox + sw] = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA)
     return frame
+
+
+def _span(side: int, k: float) -> tuple[int, int]:
+    """The length and the offset of ``k`` of ``side`` in its middle."""
+    length = max(1, round(side * k))
+    return length, (side - length) // 2
+
+
+def placed_truth(t: Truth, size: int, kx: float, ky: float) -> Truth:
+    """``t``'s labels moved as :func:`placed` moves its square photo (``size``: its side)."""
+    (sw, ox), (sh, oy) = _span(size, kx), _span(size, ky)
+    sx, sy = sw / size, sh / size
+    boxes = [(c, (x1 * sx + ox, y1 * sy + oy, x2 * sx + ox, y2 * sy + oy)) for c, (x1, y1, x2, y2) in t.boxes]
+    return Truth(t.image, t.group, boxes)
+
+
+def squeezed(img: np.ndarray, k: float, axis: str = "x") -> np.ndarray:
+    """``img`` squeezed to ``k`` of its width (``axis`` "y": height) in the middle of a frame of
+    its size (:func:`placed`)."""
+    return placed(img, k, 1.0) if axis == "x" else placed(img, 1.0, k)
 
 
 def squeezed_truth(t: Truth, size: int, k: float, axis: str = "x") -> Truth:
     """``t``'s labels moved as :func:`squeezed` moves its square photo (``size``: its side)."""
-    side = max(1, round(size * k))
-    off = (size - side) // 2
-    s = side / size
-    sx, ox, sy, oy = (s, off, 1.0, 0.0) if axis == "x" else (1.0, 0.0, s, off)
-    boxes = [(c, (x1 * sx + ox, y1 * sy + oy, x2 * sx + ox, y2 * sy + oy)) for c, (x1, y1, x2, y2) in t.boxes]
-    return Truth(t.image, t.group, boxes)
+    return placed_truth(t, size, k, 1.0) if axis == "x" else placed_truth(t, size, 1.0, k)
 
 
 def parse_band(text: str) -> tuple[int, int]:

@@ -855,3 +855,22 @@ def test_settings_sweep_cuts_the_middle_part_of_a_shape_and_keeps_the_labels_who
     assert module.banded_truth(portrait, 640, (3, 4)).boxes == [("5S", (420, 10, 480, 50))]
     cv2.imwrite(str(tmp_path / "a.png"), img)
     assert (module.photo_loader(band=(16, 9))(tmp_path / "a.png") == out).all()
+
+
+def test_placed_shrinks_a_photo_in_the_middle_of_its_frame_and_far_cards_shrinks_both_sides():
+    import numpy as np
+
+    from vision.evaluate import Truth
+
+    sweep, far = script("settings_sweep"), script("far_cards")
+    img = np.zeros((64, 64, 3), np.uint8)
+    img[16:32, 32:48] = 255  # a white square, labelled
+    truth = Truth("a.png", "val", [("AS", (32, 16, 48, 32))])
+    out = sweep.placed(img, 0.5, 0.25)
+    [(_, box)] = sweep.placed_truth(truth, 64, 0.5, 0.25).boxes
+    x1, y1, x2, y2 = (round(v) for v in box)
+    assert out.shape == img.shape and (x2 - x1, y2 - y1) == (8, 4) and out[y1:y2, x1:x2].min() > 200
+    assert out[:24].max() < 200  # above the photo: its blurred, upside-down copy
+    assert (far.far_frame(img, 0.5) == sweep.placed(img, 0.5, 0.5)).all()
+    assert far.far_truth(truth, 64, 0.5).boxes == sweep.placed_truth(truth, 64, 0.5, 0.5).boxes == [
+        ("AS", (32.0, 24.0, 40.0, 32.0))]
