@@ -271,11 +271,11 @@ def main() -> None:
         reader = remembering(Reader(args.weights))
         reader.settings = replace(reader.settings, **fixed)
         truths = synthetic_validation(data, args.photos)
+        if args.squeeze is not None or args.band is not None:  # the side of the set's square photos
+            size = json.loads((data / "summary.json").read_text())["size"]
         if args.squeeze is not None:
-            size = json.loads((data / "summary.json").read_text())["size"]
             truths = [squeezed_truth(t, size, args.squeeze, args.squeeze_axis) for t in truths]
-        if args.band:
-            size = json.loads((data / "summary.json").read_text())["size"]
+        if args.band is not None:
             truths = [banded_truth(t, size, args.band) for t in truths]
         rows = []
         for combo in combos:
