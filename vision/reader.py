@@ -723,14 +723,24 @@ class Reader:
             says += [SuitSay(net, "SC", s.suit_rule, s.suit_weight) for net in (self.suit, self.suit_up)]
         return [say for say in says if say.net is not None]
 
-    def read(self, image, zoom: bool = True) -> Reading:
+    def read(self, image, zoom: bool = True, aspect: float | None = None) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.
 
         ``zoom=False`` skips the closer look at a photo that reads nothing (a video stream
-        takes it only now and then, so that an empty table does not slow every frame)."""
+        takes it only now and then, so that an empty table does not slow every frame).
+        ``aspect``: read the photo at that stretch only (1: as it is, no other look), as an
+        earlier read's ``Reading.aspect`` names it; a video stream takes the looks of
+        ``Settings.aspects`` on a few frames and reads the others at the aspect they chose
+        (vision.video.StableReader). None: the photo as it is and the looks."""
         t0 = time.perf_counter()
         img = load_image(image)
         s = self.settings
+        if aspect is not None:
+            if aspect <= 0:
+                raise ValueError(f"aspect must be a stretch above 0, not {aspect!r}")
+            indices, cards = self._read_stretched(img, aspect, zoom)
+            return Reading(tuple(cards), (time.perf_counter() - t0) * 1000, img.shape[1], img.shape[0],
+                           tuple(indices), float(aspect))
         indices, cards = self._read_cards(img, zoom)
         aspect = 1.0
         probing = s.aspect_probe > -1
@@ -743,18 +753,28 @@ class Reader:
                 wide = stretch(img, factor)
                 if probing and self.aspect_probe(img, wide, indices, here) <= s.aspect_probe:
                     continue
-                wide_indices, wide_cards = self._read_cards(wide, zoom)
-                scale = stretch_scale(img, wide)
-                looks.append([unstretch_index(r, scale) for r in wide_indices])
+                wide_indices, wide_cards = self._read_stretched(img, factor, zoom, wide)
+                looks.append(wide_indices)
                 score = aspect_score(wide_cards, s.aspect_score)
                 if score > best + s.aspect_gain:
-                    best, aspect, indices = score, factor, looks[-1]
-                    cards = [replace(c, boxes=tuple(unstretch_box(b, scale) for b in c.boxes)) for c in wide_cards]
+                    best, aspect, indices, cards = score, factor, wide_indices, wide_cards
             if s.aspect_merge == "indices" and len(looks) > 1:
                 indices = merge_looks(looks, s.aspect_merge_iou)
                 cards = self._cards(img, indices)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices), aspect)
+
+    def _read_stretched(self, img: np.ndarray, factor: float, zoom: bool,
+                        wide: np.ndarray | None = None) -> tuple[list[IndexRead], list[CardRead]]:
+        """The indices and cards read in ``img`` stretched by ``factor`` (vision.image.stretch;
+        ``wide``, where already made), their boxes in ``img``'s own pixels."""
+        if factor == 1:
+            return self._read_cards(img, zoom)
+        wide = stretch(img, factor) if wide is None else wide
+        wide_indices, wide_cards = self._read_cards(wide, zoom)
+        scale = stretch_scale(img, wide)
+        return ([unstretch_index(r, scale) for r in wide_indices],
+                [replace(c, boxes=tuple(unstretch_box(b, scale) for b in c.boxes)) for c in wide_cards])
 
     def aspect_probe(self, img: np.ndarray, wide: np.ndarray, indices: list[IndexRead],
                      here: float | None = None) -> float:

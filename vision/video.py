@@ -16,17 +16,38 @@ class StableReader:
     The reader's closer look at a frame that reads nothing (``Reader.read(zoom=True)``, about
     four times a frame's cost) is taken on one frame in ``zoom_every``, so that a table with no
     card in view does not slow every frame; the vote keeps what that frame finds.
+
+    The reader's other looks at a frame (``Settings.aspects``: the frame read again stretched,
+    up to four reads in all) are taken on one frame in ``looks_every`` (1: every frame); the
+    frames between are read once, at the aspect the last such frame chose (``aspect``), since a
+    hand held to the camera keeps its shape from one frame to the next. Measured in session 39
+    (``benchmarks/video_looks.py``: 400 clips of 8 jittered 1280x720 frames made from synth2,
+    synth4, showdown23 and held20, ``models/weights/video-looks-session39.json``), cards missed /
+    wrong in the vote after a clip's last frame, and the mean time a frame side by side: every
+    frame 360 / 98 at 115.9 ms; one in 2 358 / 98, 0.81x; one in 4 362 / 99, 0.71x; one in 8
+    364 / 97, 0.67x; no looks 410 / 87, 0.61x; one in 4 with the frames between read as they
+    are 405 / 87 (a card the looks alone find is then in too few frames to pass the vote). One in
+    4: the looks' cards for 0.71x the time, and a hand that changes shape is looked at afresh
+    within half the window.
     """
 
-    def __init__(self, reader, window: int = 8, share: float = 0.5, zoom_every: int = 4) -> None:
+    def __init__(self, reader, window: int = 8, share: float = 0.5, zoom_every: int = 4,
+                 looks_every: int = 4) -> None:
         self.reader = reader
         self.frames: deque[Reading] = deque(maxlen=window)
         self.share = share
         self.zoom_every = max(1, zoom_every)
+        self.looks_every = max(1, looks_every)
+        self.aspect = 1.0  # the aspect the last frame with every look chose
         self._count = 0
 
     def update(self, frame_bgr: np.ndarray) -> Reading:
-        reading = self.reader.read(frame_bgr, zoom=self._count % self.zoom_every == 0)
+        zoom = self._count % self.zoom_every == 0
+        if self.looks_every == 1 or self._count % self.looks_every == 0:
+            reading = self.reader.read(frame_bgr, zoom=zoom)
+            self.aspect = reading.aspect
+        else:
+            reading = self.reader.read(frame_bgr, zoom=zoom, aspect=self.aspect)
         self._count += 1
         return self.push(reading)
 
@@ -53,3 +74,5 @@ class StableReader:
 
     def reset(self) -> None:
         self.frames.clear()
+        self.aspect = 1.0
+        self._count = 0

@@ -874,3 +874,43 @@ def test_placed_shrinks_a_photo_in_the_middle_of_its_frame_and_far_cards_shrinks
     assert (far.far_frame(img, 0.5) == sweep.placed(img, 0.5, 0.5)).all()
     assert far.far_truth(truth, 64, 0.5).boxes == sweep.placed_truth(truth, 64, 0.5, 0.5).boxes == [
         ("AS", (32.0, 24.0, 40.0, 32.0))]
+
+
+def test_video_looks_makes_steady_clips_and_counts_the_vote_after_each_frame(tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision.types import CardRead, Reading
+
+    module = script("video_looks")
+    photo = tmp_path / "a.png"
+    img = np.full((640, 640, 3), 120, np.uint8)
+    img[300:340, 300:340] = 250
+    cv2.imwrite(str(photo), img)
+    frames = module.clip(photo, 640, 1280, 3, seed=5)
+    assert [f.shape for f in frames] == [(720, 1280, 3)] * 3
+    again = module.clip(photo, 640, 1280, 3, seed=5)
+    assert all((a == b).all() for a, b in zip(frames, again, strict=True))  # the seed decides
+    assert not (frames[0] == frames[1]).all()  # each frame moved and noisy
+    assert np.abs(frames[0].astype(int) - frames[1].astype(int)).mean() < 8  # but a little
+
+    class Reader:  # every look finds AS and 2C; a read as it is, AS alone
+        def __init__(self):
+            self.calls = []
+
+        def read(self, frame, zoom=True, aspect=None):
+            self.calls.append(aspect)
+            codes = ["AS"] if aspect == 1.0 else ["AS", "2C"]
+            cards = tuple(CardRead(c, 0.9, ((0, 0, 4, 4),), False) for c in codes)
+            return Reading(cards, 1.0, 16, 16, (), 1.0 if aspect == 1.0 else 1.78)
+
+    reader = Reader()
+    makers = module.ways(reader, reader, [2], window=4)
+    assert list(makers) == ["every", "k2", "k2-plain", "none"]
+    counts, ms = module.vote_clip(makers["k2"](), [None] * 4, {"AS", "2C"})
+    assert reader.calls == [None, 1.78, None, 1.78] and len(ms) == 4
+    assert counts == [{"right": 2, "wrong": 0, "missed": 0}] * 4
+    reader.calls.clear()
+    counts, _ = module.vote_clip(makers["k2-plain"](), [None] * 4, {"AS", "3D"})
+    assert reader.calls == [None, 1.0, None, 1.0]
+    assert counts[-1] == {"right": 1, "wrong": 1, "missed": 1}  # 2C in 2 of 4 frames: shown (share 0.5)

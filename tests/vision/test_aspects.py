@@ -183,3 +183,22 @@ def test_merged_looks_keep_the_surest_of_overlapping_indices_and_every_card_one_
         Settings(aspect_merge="all")
     with pytest.raises(ValueError, match="aspect_merge_iou"):
         Settings(aspect_merge_iou=0.0)
+
+
+def test_a_read_at_one_aspect_takes_that_look_only_with_its_boxes_in_the_photos_pixels():
+    reader = _Reads(aspects=(1.78, 0.75))
+    wide = reader.read(IMG, aspect=1.78)
+    assert reader.widths == [178]  # not the photo as it is, nor the taller look
+    assert sorted(wide.codes()) == ["7C", "8H"] and wide.aspect == 1.78
+    club = next(c for c in wide.cards if c.card == "7C")
+    assert club.boxes == ((10.0, 10, 20.0, 30),)
+    assert wide.indices[0].box == pytest.approx((10, 10, 20, 30))
+    full = reader.read(IMG)  # the full read's winning look gives the same
+    assert full.cards == wide.cards and full.aspect == wide.aspect
+    assert [r.box for r in full.indices] == [r.box for r in wide.indices]
+
+    reader.widths.clear()
+    as_is = reader.read(IMG, aspect=1.0)
+    assert reader.widths == [100] and as_is.codes() == ["7S"] and as_is.aspect == 1.0
+    with pytest.raises(ValueError, match="aspect"):
+        reader.read(IMG, aspect=0.0)

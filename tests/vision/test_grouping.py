@@ -45,7 +45,7 @@ class FakeReader:
 
         self.zooms = []
 
-    def read(self, frame, zoom=True):
+    def read(self, frame, zoom=True, aspect=None):
         self.zooms.append(zoom)
         codes = next(self.frames)
         cards = tuple(CardRead(c, 0.9, ((0, 0, 10, 10),), False) for c in codes)
@@ -467,3 +467,44 @@ def test_a_weak_index_is_read_with_its_cards_other_index_of_its_own_code_and_lif
     # a weak index that lies as no card's other index is not lifted
     alone = replace(b, box=(300, 300, 306, 310))
     assert read_as_pairs([a, alone], s)[1].confidence == 0.3
+
+
+class AspectReader:
+    """Reads every frame as the same card; a frame with every look chooses ``chosen``."""
+
+    def __init__(self, chosen):
+        self.chosen = chosen
+        self.calls = []
+
+    def read(self, frame, zoom=True, aspect=None):
+        self.calls.append(aspect)
+        cards = (CardRead("AS", 0.9, ((0, 0, 10, 10),), False),)
+        return Reading(cards, 5.0, 640, 480, aspect=self.chosen if aspect is None else aspect)
+
+
+def test_stable_reader_takes_the_looks_on_one_frame_in_a_few_and_keeps_their_aspect_between():
+    reader = AspectReader(1.78)
+    stable = StableReader(reader, window=4, looks_every=3)
+    for _ in range(7):
+        assert stable.update(None).codes() == ["AS"]
+    assert reader.calls == [None, 1.78, 1.78, None, 1.78, 1.78, None]  # None: every look
+    reader.chosen = 1.0  # the hand moved: from the next frame with every look, read as it is
+    for _ in range(4):
+        stable.update(None)
+    assert reader.calls[7:] == [1.78, 1.78, None, 1.0]
+    stable.reset()
+    stable.update(None)
+    assert reader.calls[-1] is None and stable.aspect == 1.0
+
+
+def test_stable_reader_takes_the_looks_on_one_frame_in_four_by_default_or_on_every_one():
+    reader = AspectReader(0.75)
+    stable = StableReader(reader, window=8)
+    for _ in range(5):
+        stable.update(None)
+    assert reader.calls == [None, 0.75, 0.75, 0.75, None]
+    reader.calls.clear()
+    stable = StableReader(reader, window=8, looks_every=1)
+    for _ in range(3):
+        stable.update(None)
+    assert reader.calls == [None, None, None]

@@ -8,9 +8,10 @@ that a change that breaks reading is seen; tighten them as the model improves.
 
 from pathlib import Path
 
+import cv2
 import pytest
 
-from vision import Reader
+from vision import Reader, StableReader
 from vision.evaluate import load_truth
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
@@ -204,3 +205,16 @@ def test_a_second_classifier_beside_the_first_joins_it(tmp_path):
     two, one, got, alone = _twice(tmp_path, "classifier")
     assert two.classifiers == 2 and one.classifiers == 1
     assert [(c.card, c.confidence) for c in got] == [(c.card, c.confidence) for c in alone] and got
+
+
+def test_a_video_stream_reads_as_its_frames_with_every_look_read(reader):
+    """The live video takes the looks on one frame in four and reads the frames between at the
+    aspect they chose: a still hand then shows the cards a full read of it gives."""
+    table = _photo("webcam_WIN__WIN_20240627_12_09_15")
+    frame = cv2.imread(str(table.image))
+    full = reader.read(frame)
+    at = reader.read(frame, aspect=full.aspect)
+    assert at.codes() == full.codes() and at.aspect == full.aspect
+    stable = StableReader(reader, window=8)
+    shown = [sorted(stable.update(frame).codes()) for _ in range(5)]
+    assert shown == [sorted(full.codes())] * 5
