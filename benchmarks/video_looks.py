@@ -19,8 +19,12 @@ all alike; the time is each ``update`` call's, reported as a mean and a median p
 a ratio to ``every``. Cards missed and wrong are counted on the vote shown after each frame
 (``after``: frame 1, 2, ...) and summed over the clips.
 
+``--switch``: each clip is one photo's frames and then the next photo's (another hand put in
+front of the camera), each frame counted against the hand in view: how many frames the vote
+takes to show the new hand's cards and to drop the old one's.
+
     python benchmarks/video_looks.py --data data/synth2 --data data/held20 --photos 100 \\
-        [--frames 8] [--every 2,4] [--json OUT]
+        [--frames 8] [--every 2,4] [--switch] [--json OUT]
 """
 
 from __future__ import annotations
@@ -83,11 +87,13 @@ class PlainBetween(StableReader):
         return self.push(reading)
 
 
-def vote_clip(stable: StableReader, frames: list[np.ndarray], want: set[str]) -> tuple[list[dict], list[float]]:
+def vote_clip(stable: StableReader, frames: list[np.ndarray], want) -> tuple[list[dict], list[float]]:
     """Each frame fed to ``stable``: the cards its vote shows after it, counted against ``want``
-    (right, wrong, missed), and each ``update`` call's milliseconds."""
+    (right, wrong, missed), and each ``update`` call's milliseconds. ``want``: the cards in view,
+    a set for the whole clip or one per frame."""
     counts, ms = [], []
-    for f in frames:
+    wants = [want] * len(frames) if isinstance(want, set) else want
+    for f, want in zip(frames, wants, strict=True):
         t0 = time.perf_counter()
         shown = {c.card for c in stable.update(f).cards}
         ms.append((time.perf_counter() - t0) * 1000)
@@ -97,11 +103,11 @@ def vote_clip(stable: StableReader, frames: list[np.ndarray], want: set[str]) ->
 
 def ways(reader: Reader, bare: Reader, every: list[int], window: int):
     """name -> a fresh StableReader for one clip."""
-    out = {"every": lambda: StableReader(reader, window=window)}
+    out = {"every": lambda: StableReader(reader, window=window, looks_every=1)}
     for k in every:
         out[f"k{k}"] = lambda k=k: StableReader(reader, window=window, looks_every=k)
         out[f"k{k}-plain"] = lambda k=k: PlainBetween(reader, window=window, looks_every=k)
-    out["none"] = lambda: StableReader(bare, window=window)
+    out["none"] = lambda: StableReader(bare, window=window, looks_every=1)
     return out
 
 
@@ -114,6 +120,8 @@ def main() -> None:
     parser.add_argument("--every", default="2,4", help="looks on one frame in N, for each N (default 2,4)")
     parser.add_argument("--width", type=int, default=1280, help="the frame's width (default 1280: 1280x720)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--switch", action="store_true",
+                        help="each clip is one photo's frames, then the next photo's: how soon the vote follows")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
     every = [int(v) for v in args.every.split(",") if v.strip()]
@@ -125,7 +133,8 @@ def main() -> None:
     bare.settings = replace(bare.settings, aspects=())
     makers = ways(reader, bare, every, args.frames)
     names = list(makers)
-    counts = {n: [{"right": 0, "wrong": 0, "missed": 0} for _ in range(args.frames)] for n in names}
+    length = args.frames * (2 if args.switch else 1)
+    counts = {n: [{"right": 0, "wrong": 0, "missed": 0} for _ in range(length)] for n in names}
     ms = {n: [] for n in names}
     per_set = {}
     clips = 0
@@ -136,9 +145,13 @@ def main() -> None:
         if not truths:
             raise SystemExit(f"no validation photos in {data}")
         set_counts = {n: {"right": 0, "wrong": 0, "missed": 0} for n in names}
-        for t in truths:
+        for i, t in enumerate(truths[:-1] if args.switch else truths):
             want = banded_truth(t, size, BAND).codes
             frames = clip(t.image, size, args.width, args.frames, args.seed + clips)
+            if args.switch:  # then the next photo: another hand
+                then = truths[i + 1]
+                want = [want] * args.frames + [banded_truth(then, size, BAND).codes] * args.frames
+                frames += clip(then.image, size, args.width, args.frames, args.seed + 10_000 + clips)
             if warm:  # the first reads of a network are slow
                 for f in frames[:2]:
                     reader.read(f)
@@ -156,11 +169,12 @@ def main() -> None:
             clips += 1
             if clips % 20 == 0:
                 print(f"{clips} clips", file=sys.stderr, flush=True)
-        per_set[str(data)] = {"clips": len(truths), "last_frame": set_counts}
+        per_set[str(data)] = {"clips": len(truths) - (1 if args.switch else 0), "last_frame": set_counts}
     base = statistics.mean(ms["every"])
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
            "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
-           "data": [str(d) for d in args.data], "photos": args.photos, "clips": clips, "frames": args.frames,
+           "data": [str(d) for d in args.data], "photos": args.photos, "clips": clips, "frames": length,
+           "switch": args.switch,
            "width": args.width, "seed": args.seed, "ways": {}}
     for name in names:
         out["ways"][name] = {

@@ -914,3 +914,7 @@ def test_video_looks_makes_steady_clips_and_counts_the_vote_after_each_frame(tmp
     counts, _ = module.vote_clip(makers["k2-plain"](), [None] * 4, {"AS", "3D"})
     assert reader.calls == [None, 1.0, None, 1.0]
     assert counts[-1] == {"right": 1, "wrong": 1, "missed": 1}  # 2C in 2 of 4 frames: shown (share 0.5)
+    reader.calls.clear()
+    counts, _ = module.vote_clip(makers["every"](), [None] * 2, [{"AS"}, {"3D"}])  # a new hand in view
+    assert counts == [{"right": 1, "wrong": 1, "missed": 0}, {"right": 0, "wrong": 2, "missed": 1}]
+    assert reader.calls == [None, None]  # every look on every frame, whatever StableReader's default
