@@ -21,10 +21,11 @@ a ratio to ``every``. Cards missed and wrong are counted on the vote shown after
 
 ``--switch``: each clip is one photo's frames and then the next photo's (another hand put in
 front of the camera), each frame counted against the hand in view: how many frames the vote
-takes to show the new hand's cards and to drop the old one's.
+takes to show the new hand's cards and to drop the old one's. ``--window``: the vote taken
+over that many frames (default ``--frames``; the live video's is 8).
 
     python benchmarks/video_looks.py --data data/synth2 --data data/held20 --photos 100 \\
-        [--frames 8] [--every 2,4] [--switch] [--json OUT]
+        [--frames 8] [--window 8] [--every 2,4] [--switch] [--json OUT]
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, help="weights folder (default the shipped one)")
     parser.add_argument("--photos", type=int, default=100, help="validation photos of each set (default 100)")
     parser.add_argument("--frames", type=int, default=8, help="frames a clip (default 8, the live window)")
+    parser.add_argument("--window", type=int, help="frames the vote is taken over (default --frames)")
     parser.add_argument("--every", default="2,4", help="looks on one frame in N, for each N (default 2,4)")
     parser.add_argument("--width", type=int, default=1280, help="the frame's width (default 1280: 1280x720)")
     parser.add_argument("--seed", type=int, default=2026)
@@ -131,7 +133,10 @@ def main() -> None:
     reader = Reader(args.weights)
     bare = Reader(args.weights)
     bare.settings = replace(bare.settings, aspects=())
-    makers = ways(reader, bare, every, args.frames)
+    window = args.frames if args.window is None else args.window
+    if window < 1:
+        raise SystemExit("--window wants 1 frame or more")
+    makers = ways(reader, bare, every, window)
     names = list(makers)
     length = args.frames * (2 if args.switch else 1)
     counts = {n: [{"right": 0, "wrong": 0, "missed": 0} for _ in range(length)] for n in names}
@@ -174,7 +179,7 @@ def main() -> None:
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
            "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
            "data": [str(d) for d in args.data], "photos": args.photos, "clips": clips, "frames": length,
-           "switch": args.switch,
+           "switch": args.switch, "window": window,
            "width": args.width, "seed": args.seed, "ways": {}}
     for name in names:
         out["ways"][name] = {

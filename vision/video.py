@@ -31,7 +31,9 @@ class StableReader:
     8 frames of one photo, then 8 of the next, ``models/weights/video-switch-session39.json``)
     shows from its 4th frame and the old one's cards are gone from its 5th, with the looks on
     every frame or on one in 4 alike (after its 5th frame 101 / 21 cards missed / wrong v
-    100 / 21): the window's vote, not the looks, sets how soon the video follows a hand.
+    100 / 21): the window's vote, not the looks, sets how soon the video follows a hand. A
+    window of 6 follows one frame sooner for a few more cards missed
+    (``video-switch-w6-session39.json``): 8 kept, as the live page (ui/live.py) asks.
     """
 
     def __init__(self, reader, window: int = 8, share: float = 0.5, zoom_every: int = 4,
