@@ -69,7 +69,7 @@ def jittered(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def clip(path: Path, size: int, width: int, frames: int, seed: int) -> list[np.ndarray]:
+def clip(path: Path, width: int, frames: int, seed: int) -> list[np.ndarray]:
     """``frames`` jittered frames of the photo's middle 16:9 part scaled to ``width``."""
     base = banded(cv2.imread(str(path)), BAND)
     base = cv2.resize(base, (width, round(width * BAND[1] / BAND[0])), interpolation=cv2.INTER_LINEAR)
@@ -78,14 +78,13 @@ def clip(path: Path, size: int, width: int, frames: int, seed: int) -> list[np.n
 
 
 class PlainBetween(StableReader):
-    """Looks on one frame in ``looks_every``; the frames between read as they are."""
+    """Looks on one frame in ``looks_every``; the frames between read as they are (the aspect
+    a frame with every look chose is forgotten at once)."""
 
     def update(self, frame_bgr: np.ndarray):
-        zoom = self._count % self.zoom_every == 0
-        looks = self._count % self.looks_every == 0
-        reading = self.reader.read(frame_bgr, zoom=zoom, aspect=None if looks else 1.0)
-        self._count += 1
-        return self.push(reading)
+        reading = super().update(frame_bgr)
+        self.aspect = 1.0
+        return reading
 
 
 def vote_clip(stable: StableReader, frames: list[np.ndarray], want) -> tuple[list[dict], list[float]]:
@@ -152,11 +151,11 @@ def main() -> None:
         set_counts = {n: {"right": 0, "wrong": 0, "missed": 0} for n in names}
         for i, t in enumerate(truths[:-1] if args.switch else truths):
             want = banded_truth(t, size, BAND).codes
-            frames = clip(t.image, size, args.width, args.frames, args.seed + clips)
+            frames = clip(t.image, args.width, args.frames, args.seed + clips)
             if args.switch:  # then the next photo: another hand
                 then = truths[i + 1]
                 want = [want] * args.frames + [banded_truth(then, size, BAND).codes] * args.frames
-                frames += clip(then.image, size, args.width, args.frames, args.seed + 10_000 + clips)
+                frames += clip(then.image, args.width, args.frames, args.seed + 10_000 + clips)
             if warm:  # the first reads of a network are slow
                 for f in frames[:2]:
                     reader.read(f)
@@ -166,9 +165,9 @@ def main() -> None:
             for name in names[shift:] + names[:shift]:
                 got, took = vote_clip(makers[name](), frames, want)
                 ms[name] += took
-                for i, frame_counts in enumerate(got):
+                for frame_no, frame_counts in enumerate(got):
                     for k, v in frame_counts.items():
-                        counts[name][i][k] += v
+                        counts[name][frame_no][k] += v
                 for k, v in got[-1].items():  # the vote after the clip's last frame
                     set_counts[name][k] += v
             clips += 1
