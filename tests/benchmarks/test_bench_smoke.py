@@ -918,3 +918,71 @@ def test_video_looks_makes_steady_clips_and_counts_the_vote_after_each_frame(tmp
     counts, _ = module.vote_clip(makers["every"](), [None] * 2, [{"AS"}, {"3D"}])  # a new hand in view
     assert counts == [{"right": 1, "wrong": 1, "missed": 0}, {"right": 0, "wrong": 2, "missed": 1}]
     assert reader.calls == [None, None]  # every look on every frame, whatever StableReader's default
+
+
+def test_video_votes_rules_vote_on_the_same_readings_and_count_follow_steady_and_flicker():
+    import random
+
+    from vision.types import CardRead, Reading
+
+    module = script("video_votes")
+
+    def reading(cards):
+        return Reading(tuple(CardRead(c, conf, ((0, 0, 4, 4),), False) for c, conf in cards), 1.0, 16, 16, (), 1.0)
+
+    # the weighted count with no decay and no confidence is the shipped vote, share for share
+    rng = random.Random(4)
+    stream = [reading([(c, rng.random()) for c in ("AS", "2C", "3D", "4H") if rng.random() < 0.6])
+              for _ in range(60)]
+    for share in (0.375, 0.5, 0.625):
+        shipped, weighted = module.make_rule(f"count:{share}", 8), module.Weighted(8, share)
+        assert [shipped.push(r) for r in stream] == [weighted.push(r) for r in stream]
+
+    # a card read in 3 of 4 frames, at 0.9 then 0.2
+    sure = [reading([("AS", 0.9)]), reading([]), reading([("AS", 0.9)]), reading([("AS", 0.9)])]
+    assert [module.make_rule("conf:0.6", 4).push(r) for r in sure][-1] == {"AS"}  # 2.7 / 4
+    doubtful = [reading([("AS", 0.2)]) if r.cards else r for r in sure]
+    voter = module.make_rule("conf:0.6", 4)
+    assert [voter.push(r) for r in doubtful][-1] == set()  # 0.6 / 4
+
+    # the newest frames weigh more: after 4 frames of AS, 3 of 2C: at decay 0.8 2C has 2.44 of the
+    # weights' 3.95 and AS 1.51, so the new card is in and the old out; the plain count (3 and 4 of 7
+    # frames, 4 needed) still shows the old one alone
+    frames = [reading([(c, 1.0)]) for c in ["AS"] * 4 + ["2C"] * 3]
+    voter = module.make_rule("decay:0.8:0.5", 8)
+    assert [voter.push(r) for r in frames][-2:] == [{"AS"}, {"2C"}]  # at 6 frames AS 1.89 of 3.69
+    voter = module.make_rule("count:0.5", 8)
+    assert [voter.push(r) for r in frames][-1] == {"AS"}
+    # hysteresis keeps a shown card while it stays above the lower share
+    voter = module.make_rule("hyst:0.5:0.25", 4)
+    shown = [voter.push(reading(cards)) for cards in ([("AS", 1)],) * 4 + ([],) * 3 + ([],)]
+    assert shown == [{"AS"}] * 7 + [set()]
+
+    # and with each frame weighted by its age: kept while above 0.25 of the weights
+    voter = module.make_rule("dhyst:0.8:0.5:0.25", 4)
+    shown = [voter.push(reading(cards)) for cards in ([("AS", 1)],) * 4 + ([],) * 3]
+    assert shown == [{"AS"}] * 6 + [set()]  # 0.512 / 2.952 is under a quarter
+
+    # StableReader's own vote with decay and keep is the benchmark's dhyst rule
+    from vision.video import StableReader
+
+    for decay, on, off in ((0.8, 0.6, 0.25), (0.85, 0.55, 0.3), (1.0, 0.5, 0.375)):
+        stable, voter = StableReader(None, window=8, share=on, decay=decay, keep=off), \
+            module.make_rule(f"dhyst:{decay}:{on}:{off}", 8)
+        assert [{c.card for c in stable.push(r).cards} for r in stream] == [voter.push(r) for r in stream]
+
+    # a kept reading votes as the reading it was made from
+    kept = module.as_reading([["AS", 0.9, False], ["2C", 0.4, True]])
+    assert [(c.card, c.confidence, c.uncertain) for c in kept.cards] == [("AS", 0.9, False), ("2C", 0.4, True)]
+
+    for bad in ("count", "conf:x", "median:0.5", "decay:0.8", "dhyst:0.8:0.5"):
+        with pytest.raises(SystemExit):
+            module.make_rule(bad, 8)
+
+    # two photos of 3 frames, window 2: follow counts the second photo only; steady is its 3rd frame
+    wants = [{"AS"}] * 3 + [{"2C"}] * 3
+    shown = [{"AS"}, {"AS"}, {"AS", "3D"}, {"AS"}, {"2C", "AS"}, {"2C"}]
+    got = module.tally(shown, wants, [0, 0, 0, 1, 1, 1], frames=3, window=2)
+    assert got["follow"] == "1/1 0/1 0/0"
+    assert got["steady"] == [0, 1] and got["last_frame"] == [0, 1] and got["flicker"] == 0
+    assert module.settles([(9, 9), (3, 1), (0, 0), (0, 0)], window=2) == {"shows_new_from": 3, "old_gone_from": 2}

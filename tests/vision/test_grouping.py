@@ -1,5 +1,6 @@
 """From index reads to cards, voting over video frames, drawing: no model needed."""
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -59,6 +60,28 @@ def test_stable_reader_votes_out_flicker():
     assert shown[0] == ["2S", "AS"] or shown[0] == ["AS", "2S"]
     assert all("KD" not in s for s in shown[3:])  # one stray frame never shows once the window fills
     assert all("AS" in s and "2S" in s for s in shown)  # a card missed in one frame stays
+
+
+def test_stable_reader_keeps_a_card_read_in_about_half_the_frames_steady():
+    """The vote's defaults (newest frames weigh most; a shown card stays until it is under a
+    quarter of the weights) hold a card read off and on; the plain count showed it three times."""
+    frames = [["AS", "2S"]] * 8 + [["AS", "2S"] if c == "+" else ["AS"] for c in "---++-+-+---"]
+    shown = {}
+    for name, kw in (("default", {}), ("plain", {"share": 0.5, "decay": 1.0, "keep": 0.5})):
+        stable = StableReader(FakeReader(frames), window=8, **kw)
+        shown[name] = ["2S" in stable.update(None).codes() for _ in frames]
+    flips = {k: sum(a != b for a, b in itertools.pairwise(v)) for k, v in shown.items()}
+    assert flips == {"default": 0, "plain": 3} and all(shown["default"])
+
+
+def test_stable_reader_follows_a_new_hand_as_soon_as_the_plain_count():
+    """A new hand shows from its 4th frame and the old one is gone from its 5th (window 8)."""
+    frames = [["AS", "2S"]] * 8 + [["KD"]] * 6
+    stable = StableReader(FakeReader(frames), window=8)
+    shown = [stable.update(None).codes() for _ in frames][8:]
+    assert shown == [["2S", "AS"]] * 3 + [["2S", "AS", "KD"]] + [["KD"]] * 2
+    stable.reset()
+    assert stable.shown == set() and not stable.frames
 
 
 def test_stable_reader_zooms_on_one_frame_in_a_few():
