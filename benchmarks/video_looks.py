@@ -22,7 +22,9 @@ a ratio to ``every``. Cards missed and wrong are counted on the vote shown after
 ``--switch``: each clip is one photo's frames and then the next photo's (another hand put in
 front of the camera), each frame counted against the hand in view: how many frames the vote
 takes to show the new hand's cards and to drop the old one's. ``--window``: the vote taken
-over that many frames (default ``--frames``; the live video's is 8).
+over that many frames (default ``--frames``; the live video's is 8). ``--plain-vote``: the vote
+before session 40 (a card shown when read in half the window's frames), with which session 39's
+figures were taken; by default ``StableReader``'s own.
 
     python benchmarks/video_looks.py --data data/synth2 --data data/held20 --photos 100 \\
         [--frames 8] [--window 8] [--every 2,4] [--switch] [--json OUT]
@@ -101,13 +103,18 @@ def vote_clip(stable: StableReader, frames: list[np.ndarray], want) -> tuple[lis
     return counts, ms
 
 
-def ways(reader: Reader, bare: Reader, every: list[int], window: int):
-    """name -> a fresh StableReader for one clip."""
-    out = {"every": lambda: StableReader(reader, window=window, looks_every=1)}
+PLAIN_COUNT = {"share": 0.5, "decay": 1.0, "keep": 0.5}  # the vote before session 40
+
+
+def ways(reader: Reader, bare: Reader, every: list[int], window: int, vote: dict | None = None):
+    """name -> a fresh StableReader for one clip; ``vote``: its share, decay and keep (default
+    StableReader's own)."""
+    v = vote or {}
+    out = {"every": lambda: StableReader(reader, window=window, looks_every=1, **v)}
     for k in every:
-        out[f"k{k}"] = lambda k=k: StableReader(reader, window=window, looks_every=k)
-        out[f"k{k}-plain"] = lambda k=k: PlainBetween(reader, window=window, looks_every=k)
-    out["none"] = lambda: StableReader(bare, window=window, looks_every=1)
+        out[f"k{k}"] = lambda k=k: StableReader(reader, window=window, looks_every=k, **v)
+        out[f"k{k}-plain"] = lambda k=k: PlainBetween(reader, window=window, looks_every=k, **v)
+    out["none"] = lambda: StableReader(bare, window=window, looks_every=1, **v)
     return out
 
 
@@ -118,6 +125,9 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=100, help="validation photos of each set (default 100)")
     parser.add_argument("--frames", type=int, default=8, help="frames a clip (default 8, the live window)")
     parser.add_argument("--window", type=int, help="frames the vote is taken over (default --frames)")
+    parser.add_argument("--plain-vote", action="store_true",
+                        help="vote by the plain count (half the window's frames), as before session 40: "
+                             "session 39's figures")
     parser.add_argument("--every", default="2,4", help="looks on one frame in N, for each N (default 2,4)")
     parser.add_argument("--width", type=int, default=1280, help="the frame's width (default 1280: 1280x720)")
     parser.add_argument("--seed", type=int, default=2026)
@@ -135,7 +145,7 @@ def main() -> None:
     window = args.frames if args.window is None else args.window
     if window < 1:
         raise SystemExit("--window wants 1 frame or more")
-    makers = ways(reader, bare, every, window)
+    makers = ways(reader, bare, every, window, PLAIN_COUNT if args.plain_vote else None)
     names = list(makers)
     length = args.frames * (2 if args.switch else 1)
     counts = {n: [{"right": 0, "wrong": 0, "missed": 0} for _ in range(length)] for n in names}
@@ -178,7 +188,7 @@ def main() -> None:
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
            "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
            "data": [str(d) for d in args.data], "photos": args.photos, "clips": clips, "frames": length,
-           "switch": args.switch, "window": window,
+           "switch": args.switch, "window": window, "plain_vote": args.plain_vote,
            "width": args.width, "seed": args.seed, "ways": {}}
     for name in names:
         out["ways"][name] = {

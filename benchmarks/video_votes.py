@@ -20,8 +20,8 @@ the rules differ only in their vote. Rules (``--rules``, comma-separated):
   ``dhyst:D:A:B`` the same with each frame weighted D to the power of its age (shipped in
   session 40 at 0.8:0.6:0.25: ``StableReader``'s defaults).
 
-``--keep FILE`` writes each frame's reading (codes and confidences), the cards in view and the
-photo it shows; ``--reads FILE`` votes on such a file instead of reading again (the rules alone,
+``--keep FILE`` writes each frame's reading (codes, confidences to 4 decimals, flags), the cards
+in view and the photo it shows; ``--reads FILE`` votes on such a file instead of reading again (the rules alone,
 in seconds).
 
 Counted per photo (a segment of ``--frames`` frames) against the cards in view:
@@ -59,7 +59,7 @@ from vision.types import CardRead, Reading  # noqa: E402
 from vision.video import StableReader  # noqa: E402
 
 DEFAULT_RULES = ("count:0.5,count:0.375,count:0.625,conf:0.3,conf:0.35,conf:0.4,conf:0.45,"
-                 "decay:0.8:0.5,decay:0.7:0.5,decayconf:0.8:0.4,hyst:0.5:0.25,hyst:0.625:0.375,"
+                 "decay:0.8:0.5,decay:0.7:0.5,decayconf:0.8:0.4,hyst:0.5:0.25,hyst:0.5:0.375,hyst:0.625:0.375,"
                  "dhyst:0.8:0.6:0.25,dhyst:0.8:0.55:0.35")
 
 
@@ -229,20 +229,27 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
     specs = [s.strip() for s in args.rules.split(",") if s.strip()]
+    if args.window < 1:
+        raise SystemExit("--window wants 1 frame or more")
     for spec in specs:
         make_rule(spec, args.window)  # a bad rule stops here, before any reading
     if args.reads:
+        if args.data or args.keep:
+            raise SystemExit("--reads votes on frames read before: give it without --data and --keep")
         try:
             kept = json.loads(args.reads.read_text())
-        except (OSError, ValueError) as e:
-            raise SystemExit(f"cannot read {args.reads}: {e}") from None
-        for k in ("data", "skip", "photos", "frames", "width", "seed", "weights"):
-            setattr(args, k, kept[k])
-        streams = kept["streams"]
+            for k in ("data", "skip", "photos", "frames", "width", "seed", "weights"):
+                setattr(args, k, kept[k])
+            streams = kept["streams"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"{args.reads} is not a file written by --keep: {e!r}") from None
     elif not args.data:
         raise SystemExit("give --data (one or more sets) or --reads")
     steady_from = args.window if args.steady_from is None else args.steady_from
-    if args.frames <= max(args.window, steady_from):
+    if steady_from < args.window:
+        raise SystemExit("--steady-from must be --window or more: before that the window still holds the last "
+                         "photo's frames")
+    if args.frames <= steady_from:
         raise SystemExit("--frames must be more than --window and --steady-from, so that a photo's last frames "
                          "are steady")
     if not args.reads:

@@ -52,11 +52,16 @@ class StableReader:
 
     def __init__(self, reader, window: int = 8, share: float = 0.6, zoom_every: int = 4,
                  looks_every: int = 4, decay: float = 0.8, keep: float | None = 0.25) -> None:
+        keep = share if keep is None else keep
+        if not 0 < decay <= 1:
+            raise ValueError(f"decay {decay} must lie in (0, 1]: each older frame weighs that much of the next")
+        if not 0 < keep <= share <= 1:
+            raise ValueError(f"share {share} and keep {keep} must satisfy 0 < keep <= share <= 1")
         self.reader = reader
         self.frames: deque[Reading] = deque(maxlen=window)
         self.share = share
         self.decay = decay
-        self.keep = share if keep is None else keep
+        self.keep = keep
         self.shown: set[str] = set()  # the cards the last vote showed
         self.zoom_every = max(1, zoom_every)
         self.looks_every = max(1, looks_every)
@@ -88,14 +93,15 @@ class StableReader:
         counts: dict[str, int] = {}
         latest: dict[str, CardRead] = {}
         total = 0.0
-        for age, r in enumerate(reversed(self.frames)):
-            w = self.decay ** age
+        oldest = len(self.frames) - 1
+        for i, r in enumerate(self.frames):  # oldest first: at decay 1 the sums of the plain count
+            w = self.decay ** (oldest - i)
             total += w
             for c in r.cards:
                 scores[c.card] = scores.get(c.card, 0.0) + w
                 conf[c.card] = conf.get(c.card, 0.0) + w * c.confidence
                 counts[c.card] = counts.get(c.card, 0) + 1
-                latest.setdefault(c.card, c)  # the newest frame's read of it
+                latest[c.card] = c  # the newest frame's read of it
         cards = []
         for code, score in scores.items():
             bar = self.keep if code in self.shown else self.share

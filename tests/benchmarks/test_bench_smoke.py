@@ -907,6 +907,9 @@ def test_video_looks_makes_steady_clips_and_counts_the_vote_after_each_frame(tmp
     reader = Reader()
     makers = module.ways(reader, reader, [2], window=4)
     assert list(makers) == ["every", "k2", "k2-plain", "none"]
+    plain = module.ways(reader, reader, [2], window=4, vote=module.PLAIN_COUNT)  # --plain-vote
+    assert all((m().share, m().decay, m().keep) == (0.5, 1.0, 0.5) for m in plain.values())
+    assert makers["k2"]().decay == 0.8  # StableReader's own vote by default
     counts, ms = module.vote_clip(makers["k2"](), [None] * 4, {"AS", "2C"})
     assert reader.calls == [None, 1.78, None, 1.78] and len(ms) == 4
     assert counts == [{"right": 2, "wrong": 0, "missed": 0}] * 4

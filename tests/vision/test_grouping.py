@@ -84,6 +84,60 @@ def test_stable_reader_follows_a_new_hand_as_soon_as_the_plain_count():
     assert stable.shown == set() and not stable.frames
 
 
+def plain_count_vote(frames, share):
+    """The vote before session 40, as it was written: a card shown when read in ceil(share * n)
+    of the n frames, its confidence the sum over n, its boxes the newest frame's, flagged when
+    a frame missed it (the reference the new vote must equal at decay 1 and keep = share)."""
+    counts, latest, conf_sum = {}, {}, {}
+    for r in frames:
+        for c in r.cards:
+            counts[c.card] = counts.get(c.card, 0) + 1
+            conf_sum[c.card] = conf_sum.get(c.card, 0.0) + c.confidence
+            latest[c.card] = c
+    need = max(1, int(np.ceil(share * len(frames))))
+    return sorted(((code, conf_sum[code] / len(frames), latest[code].boxes, latest[code].uncertain or n < len(frames))
+                   for code, n in counts.items() if n >= need))
+
+
+def test_stable_reader_at_decay_1_is_the_plain_count_card_for_card():
+    import random
+
+    rng = random.Random(40)
+    for window in (1, 2, 3, 5, 8, 11):
+        for share in (0.375, 0.5, 0.625):
+            stable = StableReader(None, window=window, share=share, decay=1.0, keep=share)
+            frames = []
+            for n in range(60):
+                if n == 30:
+                    stable.reset()
+                    frames.clear()
+                reading = Reading(tuple(
+                    CardRead(code, round(rng.random(), 3), ((n, n, n + 5, n + 5),), rng.random() < 0.2)
+                    for code in ("AS", "2C", "3D", "QH") if rng.random() < 0.55), 5.0, 640, 480)
+                frames.append(reading)
+                got = stable.push(reading)
+                want = plain_count_vote(frames[-window:], share)
+                assert [(c.card, c.confidence, c.boxes, c.uncertain) for c in got.cards] == want
+
+
+def test_stable_reader_weighs_the_newest_frames_most():
+    """At decay 0.8 the frames weigh 1, 0.8, 0.64, 0.512 from the newest. KD read in the first
+    frame alone holds 1, then 0.8 / 1.8, 0.64 / 2.44 (0.26: kept, over keep 0.25) and 0.512 /
+    2.952 (0.17: gone); AS holds 1 / 1.8 (0.56: not yet, under share 0.6), then 1.8 / 2.44 and
+    2.44 / 2.952, its confidence 0.9 x that."""
+    stable = StableReader(None, window=4)
+    card = lambda code: CardRead(code, 0.9, ((0, 0, 1, 1),), False)  # noqa: E731
+    shown = [stable.push(Reading(tuple(card(c) for c in codes), 1.0, 10, 10)).cards
+             for codes in (["KD"], ["AS"], ["AS"], ["AS"])]
+    assert [[c.card for c in cards] for cards in shown] == [["KD"], ["KD"], ["AS", "KD"], ["AS"]]
+    assert [(c.card, round(c.confidence, 6), c.uncertain) for c in shown[-1]] == \
+        [("AS", round(0.9 * 2.44 / 2.952, 6), True)]
+    with pytest.raises(ValueError, match="keep"):
+        StableReader(None, share=0.5, keep=0.6)
+    with pytest.raises(ValueError, match="decay"):
+        StableReader(None, decay=0)
+
+
 def test_stable_reader_zooms_on_one_frame_in_a_few():
     reader = FakeReader([[]] * 9)
     stable = StableReader(reader, window=4, zoom_every=4)
