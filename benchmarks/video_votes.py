@@ -20,6 +20,11 @@ the rules differ only in their vote. Rules (``--rules``, comma-separated):
   ``dhyst:D:A:B`` the same with each frame weighted D to the power of its age (shipped in
   session 40 at 0.8:0.6:0.25: ``StableReader``'s defaults).
 
+A rule followed by ``@T`` votes on each frame's cards of confidence T or more: with the
+stream read at a lower ``--min-card`` (the reader's threshold for a card), the rule at the
+threshold T (the reader's other steps, its choice among looks for one, still saw the cards under
+T, so this stands for a read at T, not the same to a card).
+
 ``--keep FILE`` writes each frame's reading (codes, confidences to 4 decimals, flags), the cards
 in view and the photo it shows; ``--reads FILE`` votes on such a file instead of reading again (the rules alone,
 in seconds).
@@ -45,6 +50,7 @@ import os
 import platform
 import sys
 from collections import deque
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -127,9 +133,20 @@ class Hysteresis(Weighted):
         return set(self.shown)
 
 
+def floor_of(spec: str) -> tuple[str, float | None]:
+    """``rule@T`` -> (rule, T): the rule votes on each frame's cards of confidence T or more."""
+    rule, at, floor = spec.partition("@")
+    if not at:
+        return spec, None
+    try:
+        return rule, float(floor)
+    except ValueError:
+        raise SystemExit(f"rule {spec!r}: what follows @ must be a confidence") from None
+
+
 def make_rule(spec: str, window: int):
-    """A fresh voter for ``spec`` (see the module's doc)."""
-    kind, *nums = spec.split(":")
+    """A fresh voter for ``spec`` (see the module's doc; a ``@T`` floor is left to the caller)."""
+    kind, *nums = floor_of(spec)[0].split(":")
     try:
         v = [float(n) for n in nums]
     except ValueError:
@@ -180,6 +197,8 @@ def read_streams(args) -> dict[str, dict]:
     """Each set's stream read once by the shipped StableReader: per frame its reading's cards
     (code, confidence, flag), the cards in view, and which photo it shows."""
     reader = Reader(args.weights)
+    if args.min_card is not None:
+        reader.settings = replace(reader.settings, min_card=args.min_card)
     streams = {}
     seen = 0
     for data in args.data:
@@ -206,6 +225,11 @@ def read_streams(args) -> dict[str, dict]:
     return streams
 
 
+def at_least(reading: Reading, floor: float) -> Reading:
+    """The reading with only its cards of confidence ``floor`` or more."""
+    return replace(reading, cards=tuple(c for c in reading.cards if c.confidence >= floor))
+
+
 def as_reading(cards: list) -> Reading:
     return Reading(tuple(CardRead(code, conf, (), unsure) for code, conf, unsure in cards), 0.0, 0, 0)
 
@@ -224,11 +248,14 @@ def main() -> None:
     parser.add_argument("--steady-from", type=int,
                         help="count the steady figures after this many frames of a photo (default --window; "
                              "set it to the largest window when comparing windows)")
+    parser.add_argument("--min-card", type=float,
+                        help="read with this min_card (default the reader's own): a rule's @T floor then "
+                             "stands for a higher one")
     parser.add_argument("--keep", type=Path, help="write each frame's reading to this file")
     parser.add_argument("--reads", type=Path, help="vote on a --keep file instead of reading")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
-    specs = [s.strip() for s in args.rules.split(",") if s.strip()]
+    specs = list(dict.fromkeys(s.strip() for s in args.rules.split(",") if s.strip()))  # each rule once
     if args.window < 1:
         raise SystemExit("--window wants 1 frame or more")
     for spec in specs:
@@ -240,6 +267,7 @@ def main() -> None:
             kept = json.loads(args.reads.read_text())
             for k in ("data", "skip", "photos", "frames", "width", "seed", "weights"):
                 setattr(args, k, kept[k])
+            args.min_card = kept.get("min_card")
             streams = kept["streams"]
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SystemExit(f"{args.reads} is not a file written by --keep: {e!r}") from None
@@ -258,12 +286,13 @@ def main() -> None:
             args.keep.write_text(json.dumps({
                 "data": [str(d) for d in args.data], "skip": args.skip, "photos": args.photos, "frames": args.frames,
                 "width": args.width, "seed": args.seed, "weights": args.weights and str(args.weights),
-                "streams": streams}) + "\n")
+                "min_card": args.min_card, "streams": streams}) + "\n")
 
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
            "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
            "data": [str(d) for d in args.data], "skip": args.skip, "photos": args.photos, "frames": args.frames,
            "window": args.window, "steady_from": steady_from, "width": args.width, "seed": args.seed,
+           "min_card": args.min_card,
            "reads": str(args.reads) if args.reads else None, "sets": {}, "rules": {}}
     totals: dict[str, dict] = {}
     for name, stream in streams.items():
@@ -272,7 +301,8 @@ def main() -> None:
         out["sets"][name] = {"photos": stream["photos"], "cards": stream["cards"]}
         for spec in specs:
             voter = make_rule(spec, args.window)
-            shown = [voter.push(r) for r in readings]
+            floor = floor_of(spec)[1]
+            shown = [voter.push(r if floor is None else at_least(r, floor)) for r in readings]
             got = tally(shown, wants, stream["segments"], args.frames, steady_from)
             out["sets"][name][spec] = {k: got[k] for k in ("steady", "last_frame", "flicker")}
             into = totals.setdefault(spec, {"follow": None, "steady": [0, 0], "last_frame": [0, 0], "flicker": 0})

@@ -974,6 +974,16 @@ def test_video_votes_rules_vote_on_the_same_readings_and_count_follow_steady_and
             module.make_rule(f"dhyst:{decay}:{on}:{off}", 8)
         assert [{c.card for c in stable.push(r).cards} for r in stream] == [voter.push(r) for r in stream]
 
+    # a rule@T votes on the cards of confidence T or more
+    assert module.floor_of("dhyst:0.8:0.6:0.25@0.46") == ("dhyst:0.8:0.6:0.25", 0.46)
+    assert module.floor_of("count:0.5") == ("count:0.5", None)
+    module.make_rule("count:0.5@0.46", 8)  # the floor is not the rule's
+    with pytest.raises(SystemExit):
+        module.floor_of("count:0.5@high")
+    mixed = reading([("AS", 0.9), ("2C", 0.45)])
+    assert [c.card for c in module.at_least(mixed, 0.46).cards] == ["AS"]
+    assert module.at_least(mixed, 0.45).cards == mixed.cards
+
     # a kept reading votes as the reading it was made from
     kept = module.as_reading([["AS", 0.9, False], ["2C", 0.4, True]])
     assert [(c.card, c.confidence, c.uncertain) for c in kept.cards] == [("AS", 0.9, False), ("2C", 0.4, True)]
