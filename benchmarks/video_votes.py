@@ -261,8 +261,8 @@ def main() -> None:
     for spec in specs:
         make_rule(spec, args.window)  # a bad rule stops here, before any reading
     if args.reads:
-        if args.data or args.keep:
-            raise SystemExit("--reads votes on frames read before: give it without --data and --keep")
+        if args.data or args.keep or args.min_card is not None:
+            raise SystemExit("--reads votes on frames read before: give it without --data, --keep and --min-card")
         try:
             kept = json.loads(args.reads.read_text())
             for k in ("data", "skip", "photos", "frames", "width", "seed", "weights"):
