@@ -82,26 +82,30 @@ class Recorder(StableReader):
         return super().push(reading)
 
 
-class Count:
-    """The plain count: ``StableReader.push`` with no decay and no hysteresis."""
+class Vote:
+    """``StableReader``'s own vote (the count, decay and hysteresis rules): the cards it shows."""
 
-    def __init__(self, window: int, share: float) -> None:
-        self.stable = StableReader(None, window=window, share=share, decay=1.0, keep=share)
+    def __init__(self, window: int, share: float, decay: float = 1.0, keep: float | None = None) -> None:
+        try:
+            self.stable = StableReader(None, window=window, share=share, decay=decay, keep=keep)
+        except ValueError as e:
+            raise SystemExit(f"rule: {e}") from None
 
     def push(self, reading: Reading) -> set[str]:
         return {c.card for c in self.stable.push(reading).cards}
 
 
 class Weighted:
-    """Each frame weighted ``decay`` ** age (the newest 1; ``decay`` 1: all alike), each card
-    read in it scoring that weight (or the weight times its confidence, ``conf``); a card shown
-    once its score reaches ``share`` of the frames' weights."""
+    """The confidence rules: each frame weighted ``decay`` ** age (the newest 1; ``decay`` 1: all
+    alike), each card read in it scoring that weight times its confidence (``conf``; without it,
+    the weight alone, as ``StableReader`` counts); a card shown once its score reaches ``share``
+    of the frames' weights."""
 
     def __init__(self, window: int, share: float, decay: float = 1.0, conf: bool = False) -> None:
         self.frames: deque[dict[str, float]] = deque(maxlen=window)
         self.share, self.decay, self.conf = share, decay, conf
 
-    def scores(self, reading: Reading) -> tuple[dict[str, float], float]:
+    def push(self, reading: Reading) -> set[str]:
         self.frames.append({c.card: (c.confidence if self.conf else 1.0) for c in reading.cards})
         scores: dict[str, float] = {}
         total = 0.0
@@ -110,27 +114,7 @@ class Weighted:
             total += w
             for code, v in frame.items():
                 scores[code] = scores.get(code, 0.0) + w * v
-        return scores, total
-
-    def push(self, reading: Reading) -> set[str]:
-        scores, total = self.scores(reading)
         return {code for code, s in scores.items() if s >= self.share * total - 1e-9}
-
-
-class Hysteresis(Weighted):
-    """Shown once read in a share ``on`` of the window's frames (each weighted ``decay`` ** age),
-    kept until below ``off``."""
-
-    def __init__(self, window: int, on: float, off: float, decay: float = 1.0) -> None:
-        super().__init__(window, on, decay=decay)
-        self.off = off
-        self.shown: set[str] = set()
-
-    def push(self, reading: Reading) -> set[str]:
-        scores, total = self.scores(reading)
-        self.shown = {code for code, s in scores.items()
-                      if s >= (self.off if code in self.shown else self.share) * total - 1e-9}
-        return set(self.shown)
 
 
 def floor_of(spec: str) -> tuple[str, float | None]:
@@ -155,17 +139,17 @@ def make_rule(spec: str, window: int):
     if kind not in wants or len(v) != wants[kind]:
         raise SystemExit(f"unknown rule {spec!r}: count:S, conf:T, decay:D:S, decayconf:D:S, hyst:A:B "
                          "or dhyst:D:A:B")
-    if kind == "count":
-        return Count(window, v[0])
     if kind == "conf":
         return Weighted(window, v[0], conf=True)
-    if kind == "decay":
-        return Weighted(window, v[1], decay=v[0])
     if kind == "decayconf":
         return Weighted(window, v[1], decay=v[0], conf=True)
-    if kind == "dhyst":
-        return Hysteresis(window, v[1], v[2], decay=v[0])
-    return Hysteresis(window, v[0], v[1])
+    if kind == "count":
+        return Vote(window, v[0])
+    if kind == "decay":
+        return Vote(window, v[1], decay=v[0])
+    if kind == "hyst":
+        return Vote(window, v[0], keep=v[1])
+    return Vote(window, v[1], decay=v[0], keep=v[2])
 
 
 def tally(shown: list[set[str]], wants: list[set[str]], segments: list[int], frames: int, window: int) -> dict:
@@ -189,8 +173,7 @@ def tally(shown: list[set[str]], wants: list[set[str]], segments: list[int], fra
         if k == frames - 1:
             last[0] += missed
             last[1] += wrong
-    return {"follow": " ".join(f"{m}/{w}" for m, w in follow), "steady": steady, "last_frame": last,
-            "flicker": flicker}
+    return {"follow": follow, "steady": steady, "last_frame": last, "flicker": flicker}
 
 
 def read_streams(args) -> dict[str, dict]:
@@ -305,15 +288,12 @@ def main() -> None:
             shown = [voter.push(r if floor is None else at_least(r, floor)) for r in readings]
             got = tally(shown, wants, stream["segments"], args.frames, steady_from)
             out["sets"][name][spec] = {k: got[k] for k in ("steady", "last_frame", "flicker")}
-            into = totals.setdefault(spec, {"follow": None, "steady": [0, 0], "last_frame": [0, 0], "flicker": 0})
+            into = totals.setdefault(spec, {"follow": [[0, 0] for _ in range(args.frames)], "steady": [0, 0],
+                                            "last_frame": [0, 0], "flicker": 0})
             for k in ("steady", "last_frame"):
                 into[k] = [a + b for a, b in zip(into[k], got[k], strict=True)]
+            into["follow"] = [[a + c, b + d] for (a, b), (c, d) in zip(into["follow"], got["follow"], strict=True)]
             into["flicker"] += got["flicker"]
-            pairs = [tuple(map(int, p.split("/"))) for p in got["follow"].split()]
-            if into["follow"] is None:
-                into["follow"] = pairs
-            else:
-                into["follow"] = [(a + c, b + d) for (a, b), (c, d) in zip(into["follow"], pairs, strict=True)]
     for spec, t in totals.items():
         out["rules"][spec] = {"follow": " ".join(f"{m}/{w}" for m, w in t["follow"]),
                               "steady": t["steady"], "last_frame": t["last_frame"], "flicker": t["flicker"],
@@ -323,7 +303,7 @@ def main() -> None:
         args.json.write_text(json.dumps(out, indent=2) + "\n")
 
 
-def settles(follow: list[tuple[int, int]], window: int) -> dict:
+def settles(follow: list[list[int]], window: int) -> dict:
     """From which frame after a hand came into view (counted from 1) the cards missed, and the
     cards wrong (the old hand's among them), are within 1.5 times their mean over the steady
     frames (after the ``window``-th) plus one: the new hand shown, the old one gone."""

@@ -35,8 +35,9 @@ class StableReader:
     up to four reads in all) are taken on one frame in ``looks_every`` (1: every frame); the
     frames between are read once, at the aspect the last such frame chose (``aspect``), since a
     hand held to the camera keeps its shape from one frame to the next. Measured in session 39
-    with the plain count (``benchmarks/video_looks.py``: 400 clips of 8 jittered 1280x720 frames made from synth2,
-    synth4, showdown23 and held20, ``models/weights/video-looks-session39.json``), cards missed /
+    with the plain count (``benchmarks/video_looks.py``: 400 clips of 8 jittered 1280x720
+    frames made from synth2, synth4, showdown23 and held20,
+    ``models/weights/video-looks-session39.json``), cards missed /
     wrong in the vote after a clip's last frame, and the mean time a frame side by side: every
     frame 360 / 98 at 115.9 ms; one in 2 358 / 98, 0.81x; one in 4 362 / 99, 0.71x; one in 8
     364 / 97, 0.67x; no looks 410 / 87, 0.61x; one in 4 with the frames between read as they
