@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="classifier epochs (default 6; the most, with --cls-minutes)")
     parser.add_argument("--cls-minutes", type=float, help="classifier time budget in minutes")
     parser.add_argument("--cls-lr", type=float, default=3e-3, help="classifier peak learning rate (default 3e-3)")
+    parser.add_argument("--cls-seed", type=int, default=0,
+                        help="the classifier's seed: its first weights (from scratch) and the order and turns of its "
+                             "crops (default 0; another seed trains one apart, e.g. a group's second member)")
     parser.add_argument("--cls-grow", action="store_true",
                         help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
                              "weights; they start as no change, so it first reads as before")
@@ -78,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
             raise GinsightError(f"{data}/crops has no training crops (was it written with --no-crops?)")
         train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
                              device=args.device, workers=args.workers, minutes=args.cls_minutes,
-                             lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow, weights=weights)
+                             lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow, weights=weights,
+                             seed=args.cls_seed)
     if args.what in ("both", "detector"):
         resume_from = weights / "detector.pt" if args.resume else None
         if args.resume and not resume_from.exists():

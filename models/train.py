@@ -129,7 +129,7 @@ def _epochs_run(run_dir: Path) -> int | None:
 
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
                          workers: int = 0, minutes: float | None = None, lr: float = 3e-3, export: bool = True,
-                         grow: bool = False, weights: Path | None = None, log=print) -> dict:
+                         grow: bool = False, weights: Path | None = None, seed: int = 0, log=print) -> dict:
     """Train the classifier (or go on from ``weights``' classifier.pt with ``resume``) into
     ``weights`` (default ``models/weights``)."""
     from models.classifier import train_classifier
@@ -138,14 +138,15 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
     weights = _folder(weights)
     previous = weights / "classifier.pt"
     metrics = train_classifier(crops, weights, epochs=epochs, threads=threads, device=device, workers=workers,
-                               minutes=minutes, lr=lr, export=export, grow=grow,
+                               minutes=minutes, lr=lr, export=export, grow=grow, seed=seed,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
 
     side = metrics["crop"]
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
              "input": f"{side}x{side}x{CHANNELS}", "arch": metrics["arch"], "epochs": metrics["epochs_run"],
-             "minutes_budget": minutes, "lr": lr, "device": device, "resumed": bool(resume and previous.exists()),
+             "minutes_budget": minutes, "lr": lr, "seed": seed, "device": device,
+             "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry, weights)
     return entry

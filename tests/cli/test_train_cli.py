@@ -121,3 +121,17 @@ def test_dataset_says_when_no_deck_artwork_is_fetched(tmp_path, capsys, monkeypa
     assert "no deck artwork fetched" in capsys.readouterr().err
     assert main(["dataset", "--out", str(tmp_path / "e"), "--decks", "none", *args]) == 0  # asked for: no word
     assert "no deck artwork fetched" not in capsys.readouterr().err
+
+
+def test_the_classifier_seed_reaches_its_training_run(tmp_path, monkeypatch):
+    # --cls-seed trains a classifier apart (another start and crop order): the CLI must pass it on
+    import models.train as train
+
+    (tmp_path / "crops").mkdir()
+    (tmp_path / "crops" / "train-0000.npz").write_bytes(b"")
+    seen = []
+    monkeypatch.setattr(train, "train_classifier_run", lambda crops, **kw: seen.append(kw["seed"]))
+    assert main(["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]) == 0
+    assert main(["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path),
+                 "--cls-seed", "41"]) == 0
+    assert seen == [0, 41]

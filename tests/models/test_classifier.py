@@ -164,3 +164,21 @@ def test_grown_weights_train_resume_and_export(tmp_path):
         assert IndexClassifier(export_classifier(tmp_path / "w" / "classifier.pt"), threads=1).size == 32
     finally:
         train.WEIGHTS = saved
+
+
+def test_a_seed_gives_its_own_classifier_and_the_same_seed_the_same(tmp_path):
+    # a group's members are trained apart by seed (ginsight train --cls-seed): another seed must start
+    # (and so end) elsewhere, and one seed must give the same weights again
+    import torch
+
+    from models.classifier import train_classifier
+
+    _tiny_crops(tmp_path)
+    first = {}
+    for name, seed in (("a", 0), ("b", 0), ("c", 41)):
+        train_classifier(tmp_path, tmp_path / name, epochs=1, batch=32, threads=1, seed=seed, export=False,
+                         log=lambda _: None)
+        state = torch.load(tmp_path / name / "classifier.pt", map_location="cpu")["model"]
+        first[name] = next(v for k, v in state.items() if k.endswith("weight"))
+    assert torch.equal(first["a"], first["b"])
+    assert not torch.allclose(first["a"], first["c"])
