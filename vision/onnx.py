@@ -290,9 +290,16 @@ class ClassifierGroup(_Group):
                                  f"{(other.size, other.channels, other.classes)} v "
                                  f"{(first.size, first.channels, first.classes)} (side, channels, classes)")
 
-    def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0) -> np.ndarray:
+    def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0, first: float = 0.0) -> np.ndarray:
+        """The asked members' probabilities averaged; ``first`` (0-1, 0: an even mean) is the
+        first member's share of the mean, the others sharing the rest evenly."""
         asked = self.asked(members)
-        return sum(net(crops, turns=turns) for net in asked) / len(asked)
+        if not 0 <= first <= 1:
+            raise ValueError(f"a group's first member's share must be from 0 to 1, not {first!r}")
+        if first == 0 or len(asked) == 1:
+            return sum(net(crops, turns=turns) for net in asked) / len(asked)
+        rest = sum(net(crops, turns=turns) for net in asked[1:]) / (len(asked) - 1)
+        return first * asked[0](crops, turns=turns) + (1 - first) * rest
 
 
 class WayUpReader:

@@ -193,6 +193,11 @@ class Settings:
     # held20's 300 photos at 0.5 138 / 32 v 128 / 32, black and white synth2 + synth4 1,463 /
     # 377 v 1,444 / 382 (cls-pair-held-session35.json, cls-pair-grey-session35.json).
     cls_members: int = 0
+    # The first classifier's share of the group's mean (0: an even mean; 1: the first alone, as
+    # cls_members 1). Session 41: a classifier trained apart on this CPU (75 minutes from
+    # scratch, much weaker alone) beside the shipped one, shares swept with min_card
+    # (models/weights/cls-apart-share-session41.json). The shipped folder has no group.
+    cls_first: float = 0.0
     min_index: float = 0.35  # an index read with less than this is dropped
     # A card with less than this is not reported. 0.48 in sessions 30-32 (with cls_margins above:
     # fewer cards both missed and wrong on every synthetic set); 0.5 again since session 33, with
@@ -443,6 +448,9 @@ class Settings:
         for name in ("det_members", "cls_members"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (all) or more, not {getattr(self, name)!r}")
+        if not 0 <= self.cls_first <= 1:
+            raise ValueError(f"cls_first must be from 0 (an even mean) to 1 (the first classifier alone), "
+                             f"not {self.cls_first!r}")
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
             raise ValueError(f"unknown one_deck_rule {self.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
         for name in ("suit_rule", "grey_suit_rule"):
@@ -647,7 +655,7 @@ class Reader:
     def _classify(self, crops: np.ndarray) -> np.ndarray:
         s = self.settings
         if getattr(self, "classifiers", 1) > 1:  # a group of classifiers (vision.onnx.ClassifierGroup)
-            return self.classifier(crops, turns=s.cls_turns, members=s.cls_members)
+            return self.classifier(crops, turns=s.cls_turns, members=s.cls_members, first=s.cls_first)
         return self.classifier(crops, turns=s.cls_turns)
 
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:

@@ -86,6 +86,23 @@ def test_a_classifier_group_averages_its_members_probabilities():
     assert group.size == 32 and group.classes == 3
 
 
+def test_a_classifier_group_weighs_its_first_member_by_its_share():
+    from vision.onnx import ClassifierGroup
+    from vision.reader import Settings
+
+    group = ClassifierGroup([_Fixed([0.8, 0.2, 0.0]), _Fixed([0.2, 0.4, 0.4]), _Fixed([0.0, 0.4, 0.6])])
+    crops = np.zeros((1, 32, 32, 3), np.uint8)
+    # the first 0.75, the other two the rest evenly: 0.75 * first + 0.25 * (their mean [0.1, 0.4, 0.5])
+    assert group(crops, first=0.75).tolist() == [pytest.approx([0.625, 0.25, 0.125])]
+    assert group(crops, first=1.0).tolist() == [pytest.approx([0.8, 0.2, 0.0])]  # the first alone
+    assert group(crops, first=0.0).tolist() == [pytest.approx([1 / 3, 1 / 3, 1 / 3])]  # an even mean
+    assert group(crops, members=2, first=0.5).tolist() == [pytest.approx([0.5, 0.3, 0.2])]
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        group(crops, first=1.5)
+    with pytest.raises(ValueError, match="cls_first must be from 0"):
+        Settings(cls_first=-0.1)
+
+
 def test_a_classifier_group_refuses_members_that_read_other_crops():
     from vision.onnx import ClassifierGroup
 
