@@ -298,6 +298,8 @@ class ClassifierGroup(_Group):
             raise ValueError(f"a group's first member's share must be from 0 to 1, not {first!r}")
         if first == 0 or len(asked) == 1:
             return sum(net(crops, turns=turns) for net in asked) / len(asked)
+        if first == 1:  # the others weigh nothing: not asked
+            return asked[0](crops, turns=turns)
         rest = sum(net(crops, turns=turns) for net in asked[1:]) / (len(asked) - 1)
         return first * asked[0](crops, turns=turns) + (1 - first) * rest
 

@@ -92,6 +92,8 @@ def test_a_classifier_group_weighs_its_first_member_by_its_share():
 
     group = ClassifierGroup([_Fixed([0.8, 0.2, 0.0]), _Fixed([0.2, 0.4, 0.4]), _Fixed([0.0, 0.4, 0.6])])
     crops = np.zeros((1, 32, 32, 3), np.uint8)
+    assert group(crops, first=1.0).tolist() == [pytest.approx([0.8, 0.2, 0.0])]
+    assert [len(m.turns) for m in group.members] == [1, 0, 0]  # at share 1 the others are not asked
     # the first 0.75, the other two the rest evenly: 0.75 * first + 0.25 * (their mean [0.1, 0.4, 0.5])
     assert group(crops, first=0.75).tolist() == [pytest.approx([0.625, 0.25, 0.125])]
     assert group(crops, first=1.0).tolist() == [pytest.approx([0.8, 0.2, 0.0])]  # the first alone
