@@ -181,6 +181,16 @@ class Settings:
     # On: the reader 1.06x the time (benchmarks/reader_speed.py, 100 real-dev photos
     # side by side, models/weights/speed-session30-cls-margins.json: 41.6 v 44.2 ms).
     cls_margins: tuple[float, ...] = (1.0, MARGIN, 1.3)
+    # Above 0: each index is also cut at the training margin with its centre moved this share of
+    # its box's longer side left, right, up and down (four more looks, averaged with the
+    # framings above): a box a little off centre read as if it were centred. 0: no such looks.
+    # Session 42 (benchmarks/settings_sweep.py, 400 validation photos each of synth2, synth4,
+    # showdown23, unseen25; models/weights/cls-shift-session42.json), cards missed / wrong at
+    # min_card 0.5 / 0.52 / 0.54: 0 1,463 / 532, 1,514 / 493, 1,574 / 452; 0.06 1,459 / 530,
+    # 1,519 / 489, 1,561 / 450; 0.12 1,521 / 496, 1,577 / 464, 1,627 / 423: 0.06 on the same
+    # curve, 0.12 a worse one (the detector's boxes lie a median 0.025 of a side off centre,
+    # box-fit-session33.json: little to mend). Off.
+    cls_shift: float = 0.0
     # A weights folder may hold more index classifiers beside ``classifier.onnx``
     # (``classifier2.onnx``, ...): then each index is read by all of them, their probabilities
     # averaged (vision.onnx.ClassifierGroup). ``cls_members``: how many are asked, the first
@@ -456,6 +466,9 @@ class Settings:
         for name in ("suit_rule", "grey_suit_rule"):
             if getattr(self, name) not in SUIT_RULES:
                 raise ValueError(f"unknown {name} {getattr(self, name)!r}: one of {', '.join(SUIT_RULES)}")
+        if not 0 <= self.cls_shift < 0.5:
+            raise ValueError(f"cls_shift must be a share of the index box's side from 0 to under 0.5, "
+                             f"not {self.cls_shift!r}")
         for name in ("cls_margins", "suit_margins"):
             margins = getattr(self, name)
             if not margins or min(margins) <= 0:
@@ -660,9 +673,12 @@ class Reader:
 
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
-        training margin), read at ``cls_turns`` turns and at each of ``cls_margins``, averaged."""
+        training margin), read at ``cls_turns`` turns and at each of ``cls_margins`` (and, with
+        ``cls_shift``, cut off centre four ways), averaged."""
         looks = [crops if m == MARGIN else crop_squares(img, boxes, self.classifier.size, m)
                  for m in self.settings.cls_margins]
+        size = self.classifier.size
+        looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]
         if len(looks) == 1:
             return self._classify(looks[0])
         probs = self._classify(np.concatenate(looks))
@@ -811,6 +827,20 @@ class Reader:
         if self.settings.pip_suit > 0 and self.pips is not None and self.way_up is not None and cards:
             cards = self.check_pips(img, cards)
         return cards
+
+
+def shifted_boxes(boxes, share: float) -> list[np.ndarray]:
+    """``boxes`` (N, 4) moved ``share`` of each one's longer side left, right, up and down: four
+    stacks (none when ``share`` is 0), for reading each index off centre (``Settings.cls_shift``)."""
+    if share <= 0:
+        return []
+    b = np.asarray(boxes, np.float32).reshape(-1, 4)
+    step = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) * share
+    out = []
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        move = np.stack([dx * step, dy * step, dx * step, dy * step], axis=1)
+        out.append(b + move)
+    return out
 
 
 def merge_looks(looks: list[list[IndexRead]], overlap: float) -> list[IndexRead]:

@@ -379,10 +379,41 @@ def test_the_classifier_asked_at_several_margins_reads_every_look_in_one_batch_a
     assert not np.allclose(probs, one)  # the other margins' looks read otherwise
 
 
+def test_shifted_boxes_move_each_box_a_share_of_its_longer_side_four_ways():
+    from vision.reader import shifted_boxes
+
+    box = np.array([[10.0, 20.0, 30.0, 60.0]])  # 20 wide, 40 tall: a step of 0.1 is 4 pixels
+    assert shifted_boxes(box, 0.0) == []
+    moved = shifted_boxes(box, 0.1)
+    np.testing.assert_allclose(np.concatenate(moved), [[6, 20, 26, 60], [14, 20, 34, 60], [10, 16, 30, 56],
+                                                       [10, 24, 30, 64]])
+
+
+def test_the_classifier_asked_off_centre_reads_four_more_looks_in_the_same_batch():
+    from vision.crops import crop_square
+    from vision.reader import Reader, Settings, shifted_boxes
+
+    img, box = _tee_photo(90.0), np.array([[80.0, 80.0, 120.0, 120.0], [60.0, 70.0, 100.0, 110.0]])
+    crops = np.stack([crop_square(img, tuple(b), 32) for b in box])
+    reader = Reader.__new__(Reader)
+    net = _InkNet(upright=False)
+    net.size = 32
+    reader.classifier = net
+    reader.settings = Settings(cls_margins=(1.15,), cls_shift=0.1)
+    probs = reader.classifier_probs(img, box, crops)
+    (seen, turns), = net.seen  # one call: (1 framing + 4 moves) x 2 indices
+    assert turns == 4 and seen.shape == (10, 32, 32, 3)
+    assert np.array_equal(seen[:2], crops)
+    looks = [crops] + [np.stack([crop_square(img, tuple(b), 32) for b in m]) for m in shifted_boxes(box, 0.1)]
+    np.testing.assert_allclose(probs, np.mean([_InkNet(upright=False)(c) for c in looks], 0), rtol=1e-6)
+    assert not np.allclose(probs, _InkNet(upright=False)(crops))  # the moved looks read otherwise
+
+
 @pytest.mark.parametrize("bad, message", [({"suit_margins": ()}, "suit_margins"), ({"suit_margins": (1.15, 0)}, "suit_margins"),
                                           ({"cls_margins": ()}, "cls_margins"), ({"cls_margins": (0.0,)}, "cls_margins"),
                                           ({"suit_tilts": ()}, "suit_tilts"), ({"pair_along": (1.5,)}, "pair_along"),
-                                          ({"pair_across": (4.0, 0.0)}, "pair_across")])
+                                          ({"pair_across": (4.0, 0.0)}, "pair_across"),
+                                          ({"cls_shift": -0.1}, "cls_shift"), ({"cls_shift": 0.5}, "cls_shift")])
 def test_reader_settings_that_cannot_be_met_are_refused(bad, message):
     from vision.reader import Settings
 
