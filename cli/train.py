@@ -19,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cls-seed", type=int, default=0,
                         help="the classifier's seed: its first weights (from scratch) and the order and turns of its "
                              "crops (default 0; another seed trains one apart, e.g. a group's second member)")
+    parser.add_argument("--cls-swa", action="store_true",
+                        help="stochastic weight averaging: the learning rate held at --cls-lr (after a short warm-up), "
+                             "the weights of every epoch averaged (the last epoch's kept in classifier-last.pt)")
     parser.add_argument("--cls-grow", action="store_true",
                         help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
                              "weights; they start as no change, so it first reads as before")
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
                              device=args.device, workers=args.workers, minutes=args.cls_minutes,
                              lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow, weights=weights,
-                             seed=args.cls_seed)
+                             seed=args.cls_seed, swa=args.cls_swa)
     if args.what in ("both", "detector"):
         resume_from = weights / "detector.pt" if args.resume else None
         if args.resume and not resume_from.exists():

@@ -255,7 +255,7 @@ class _Batches:
 def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: int = 256, lr: float = 3e-3,
                      threads: int = 2, seed: int = 0, resume: Path | None = None, device: str = "cpu",
                      workers: int = 0, minutes: float | None = None, export: bool = True, grow: bool = False,
-                     log=print) -> dict:
+                     swa: bool = False, log=print) -> dict:
     """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics.
 
     ``device``: "cpu" or a CUDA device ("0", "cuda:0"). ``workers``: processes that augment
@@ -263,7 +263,11 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     the time spent, and training stops when it is used up (``epochs`` is then the most).
     ``export``: write ``classifier.onnx`` too (off where ONNX export is not wanted, e.g. on a
     borrowed GPU machine; ``ginsight train --export`` does it later). ``grow``: the residual
-    blocks of :data:`GROWN` are added (to the resumed weights, or from scratch).
+    blocks of :data:`GROWN` are added (to the resumed weights, or from scratch). ``swa``:
+    stochastic weight averaging: the learning rate held at ``lr`` (after a warm-up of the first
+    5% of the run) instead of the one cycle, the weights at the end of every epoch averaged, the
+    batch norms' statistics then taken again over training batches; ``classifier.pt`` (and the
+    ONNX) hold the average, ``classifier-last.pt`` the last epoch's weights.
     """
     import torch
     import torch.nn.functional as F
@@ -303,6 +307,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     out_dir.mkdir(parents=True, exist_ok=True)
     run_start, step = time.time(), 0
     budget = minutes * 60 if minutes else None
+    averaged = torch.optim.swa_utils.AveragedModel(model) if swa else None
 
     def progress() -> float:
         return (time.time() - run_start) / budget if budget else step / total_steps
@@ -319,7 +324,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             if budget and progress() >= 1:
                 break
             for group in opt.param_groups:
-                group["lr"] = lr_at(progress(), lr)
+                group["lr"] = swa_lr(progress(), lr) if swa else lr_at(progress(), lr)
             xb, yb = xb.to(dev, non_blocking=True), yb.to(dev, non_blocking=True)
             loss = F.cross_entropy(model(xb), yb, label_smoothing=0.05)
             opt.zero_grad()
@@ -333,18 +338,50 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
                "val_top1": round(acc, 4),
                "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train), "crops_seen": seen,
                "device": str(dev)}
+        if averaged is not None and seen:
+            averaged.update_parameters(model)
         history.append(row)
         log(json.dumps(row))
         torch.save({"model": model.to("cpu").state_dict(), "arch": arch, "history": history},
                    out_dir / "classifier.pt")
         model.to(dev)
     model.to("cpu")
+    if averaged is not None and history[epochs_before:]:
+        torch.save({"model": model.state_dict(), "arch": arch, "history": history}, out_dir / "classifier-last.pt")
+        model = average_of(averaged.to("cpu"), x_train, y_train, batch, int(rng.integers(2**31)))
+        acc = evaluate(model, x_val, y_val)
+        history[-1] = {**history[-1], "swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}
+        log(json.dumps({"swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}))
+        torch.save({"model": model.state_dict(), "arch": arch, "history": history}, out_dir / "classifier.pt")
     if export:
         export_onnx(model, out_dir / "classifier.onnx", crop)
-    metrics = {"crop": crop, "arch": arch, "history": history, "val_top1": history[-1]["val_top1"] if history else None,
+    last = history[-1] if history else {}
+    metrics = {"crop": crop, "arch": arch, "history": history,
+               "val_top1": last.get("swa_val_top1", last.get("val_top1")),
                "val_crops": len(x_val), "epochs_run": len(history) - epochs_before}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
+
+
+def swa_lr(progress: float, lr: float, warmup: float = 0.05) -> float:
+    """Stochastic weight averaging's learning rate: a linear warm-up from lr/25 over the first
+    ``warmup`` of the run, then ``lr`` held (the weights wander about a wide minimum, and their
+    average lies nearer its middle)."""
+    p = min(max(progress, 0.0), 1.0)
+    return lr * (1 / 25 + (1 - 1 / 25) * p / warmup) if p < warmup else lr
+
+
+def average_of(averaged, x: np.ndarray, y: np.ndarray, batch: int, seed: int, most: int = 200):
+    """The network of an ``AveragedModel`` with its batch norms' running statistics taken again
+    (averaged weights make features with other statistics than any one epoch's): over at most
+    ``most`` augmented training batches, as training makes them."""
+    import torch
+
+    model = averaged.module
+    order = np.random.default_rng(seed).permutation(len(x))[:most * batch]
+    batches = _Batches(x, y, order, batch, seed)
+    torch.optim.swa_utils.update_bn((torch.as_tensor(batches[i][0]) for i in range(len(batches))), model)
+    return model
 
 
 def evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 1024) -> float:

@@ -135,3 +135,15 @@ def test_the_classifier_seed_reaches_its_training_run(tmp_path, monkeypatch):
     assert main(["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path),
                  "--cls-seed", "41"]) == 0
     assert seen == [0, 41]
+
+
+def test_the_classifier_swa_flag_reaches_its_training_run(tmp_path, monkeypatch):
+    import models.train as train
+
+    (tmp_path / "crops").mkdir()
+    (tmp_path / "crops" / "train-0000.npz").write_bytes(b"")
+    seen = []
+    monkeypatch.setattr(train, "train_classifier_run", lambda crops, **kw: seen.append(kw["swa"]))
+    base = ["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]
+    assert main(base) == 0 and main([*base, "--cls-swa"]) == 0
+    assert seen == [False, True]

@@ -182,3 +182,40 @@ def test_a_seed_gives_its_own_classifier_and_the_same_seed_the_same(tmp_path):
         first[name] = next(v for k, v in state.items() if k.endswith("weight"))
     assert torch.equal(first["a"], first["b"])
     assert not torch.allclose(first["a"], first["c"])
+
+
+def test_swa_holds_the_learning_rate_after_a_warm_up():
+    from models.classifier import swa_lr
+
+    assert swa_lr(0.0, 1e-3) == pytest.approx(1e-3 / 25)
+    assert swa_lr(0.025, 1e-3) == pytest.approx(1e-3 * (1 / 25 + (24 / 25) / 2))
+    assert swa_lr(0.05, 1e-3) == swa_lr(0.5, 1e-3) == swa_lr(1.0, 1e-3) == 1e-3
+
+
+def test_swa_ships_the_average_of_every_epoch_and_keeps_the_last(tmp_path):
+    # ginsight train --cls-swa: classifier.pt (and the ONNX) the average, with its batch norms taken
+    # again; classifier-last.pt the last epoch's weights; the history says how many epochs were averaged
+    import torch
+
+    from models.classifier import load_model, train_classifier
+    from vision.onnx import IndexClassifier
+
+    _tiny_crops(tmp_path)
+    metrics = train_classifier(tmp_path, tmp_path / "w", epochs=3, batch=32, threads=1, swa=True, lr=1e-2,
+                               log=lambda _: None)
+    last = metrics["history"][-1]
+    assert last["swa_epochs"] == 3 and metrics["val_top1"] == last["swa_val_top1"]
+    avg = torch.load(tmp_path / "w" / "classifier.pt", map_location="cpu")
+    raw = torch.load(tmp_path / "w" / "classifier-last.pt", map_location="cpu")
+    assert avg["history"] == raw["history"][:-1] + [last] and len(avg["history"]) == 3
+    conv = next(k for k, v in avg["model"].items() if k.endswith("weight") and v.ndim == 4)
+    assert not torch.allclose(avg["model"][conv], raw["model"][conv])  # three epochs' mean, not the last
+    bn = next(k for k in avg["model"] if k.endswith("running_mean"))
+    assert not torch.allclose(avg["model"][bn], raw["model"][bn])  # statistics taken again
+    load_model(avg)  # loads as any checkpoint, and goes on training as one
+    clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
+    x = np.zeros((2, 32, 32, 3), np.uint8)
+    assert clf(x, turns=1).shape == (2, 53)
+    plain = train_classifier(tmp_path, tmp_path / "p", epochs=1, batch=32, threads=1, export=False,
+                             log=lambda _: None)
+    assert "swa_epochs" not in plain["history"][-1] and not (tmp_path / "p" / "classifier-last.pt").exists()
