@@ -354,9 +354,11 @@ def test_a_suit_reader_asked_at_several_margins_and_tilts_reads_every_look_in_on
     assert [(c.shape, t) for c, t in plain.seen] == [((2, 48, 48, 3), 4)] * 2  # each margin at every turn
 
 
-def test_the_classifier_asked_at_several_margins_reads_every_look_in_one_batch_and_averages():
+def _classifier_reader():
+    """A reader whose classifier is the ink stand-in (32 px), a photo of two indices, their boxes
+    and their crops as cut at the training margin."""
     from vision.crops import crop_square
-    from vision.reader import Reader, Settings
+    from vision.reader import Reader
 
     img, box = _tee_photo(90.0), np.array([[80.0, 80.0, 120.0, 120.0], [60.0, 70.0, 100.0, 110.0]])
     crops = np.stack([crop_square(img, tuple(b), 32) for b in box])
@@ -364,6 +366,14 @@ def test_the_classifier_asked_at_several_margins_reads_every_look_in_one_batch_a
     net = _InkNet(upright=False)
     net.size = 32
     reader.classifier = net
+    return reader, net, img, box, crops
+
+
+def test_the_classifier_asked_at_several_margins_reads_every_look_in_one_batch_and_averages():
+    from vision.crops import crop_square
+    from vision.reader import Settings
+
+    reader, net, img, box, crops = _classifier_reader()
     reader.settings = Settings(cls_margins=(1.15,))  # one look, the crops as cut: asked once, at every turn
     one = reader.classifier_probs(img, box, crops)
     assert len(net.seen) == 1 and net.seen[0][0] is crops and net.seen[0][1] == 4
@@ -391,14 +401,9 @@ def test_shifted_boxes_move_each_box_a_share_of_its_longer_side_four_ways():
 
 def test_the_classifier_asked_off_centre_reads_four_more_looks_in_the_same_batch():
     from vision.crops import crop_square
-    from vision.reader import Reader, Settings, shifted_boxes
+    from vision.reader import Settings, shifted_boxes
 
-    img, box = _tee_photo(90.0), np.array([[80.0, 80.0, 120.0, 120.0], [60.0, 70.0, 100.0, 110.0]])
-    crops = np.stack([crop_square(img, tuple(b), 32) for b in box])
-    reader = Reader.__new__(Reader)
-    net = _InkNet(upright=False)
-    net.size = 32
-    reader.classifier = net
+    reader, net, img, box, crops = _classifier_reader()
     reader.settings = Settings(cls_margins=(1.15,), cls_shift=0.1)
     probs = reader.classifier_probs(img, box, crops)
     (seen, turns), = net.seen  # one call: (1 framing + 4 moves) x 2 indices
