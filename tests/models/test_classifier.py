@@ -207,7 +207,7 @@ def test_swa_ships_the_average_of_every_epoch_and_keeps_the_last(tmp_path):
     assert last["swa_epochs"] == 3 and metrics["val_top1"] == last["swa_val_top1"]
     avg = torch.load(tmp_path / "w" / "classifier.pt", map_location="cpu")
     raw = torch.load(tmp_path / "w" / "classifier-last.pt", map_location="cpu")
-    assert avg["history"] == raw["history"][:-1] + [last] and len(avg["history"]) == 3
+    assert avg["history"] == [*raw["history"][:-1], last] and len(avg["history"]) == 3
     conv = next(k for k, v in avg["model"].items() if k.endswith("weight") and v.ndim == 4)
     assert not torch.allclose(avg["model"][conv], raw["model"][conv])  # three epochs' mean, not the last
     bn = next(k for k in avg["model"] if k.endswith("running_mean"))
