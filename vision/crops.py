@@ -28,6 +28,20 @@ def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size:
     return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def crop_turned(image: np.ndarray, box: tuple[float, float, float, float], degrees: float, size: int = CROP,
+                margin: float = MARGIN) -> np.ndarray:
+    """:func:`crop_square` of ``box`` with the photo turned ``degrees`` anticlockwise about the
+    box's centre: the same framing, cut from the photo itself (no corners made up as turning the
+    square crop would)."""
+    x1, y1, x2, y2 = box
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    k = size / (max(x2 - x1, y2 - y1, 2.0) * margin)
+    m = cv2.getRotationMatrix2D((cx, cy), float(degrees), k)
+    m[:, 2] += (size / 2 - cx, size / 2 - cy)
+    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
 def crop_squares(image: np.ndarray, boxes, size: int = CROP, margin: float = MARGIN) -> np.ndarray:
     """:func:`crop_square` of each of ``boxes``, stacked: (N, size, size, channels)."""
     return np.stack([crop_square(image, tuple(b), size, margin) for b in boxes])

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
-from vision.crops import MARGIN, crop_squares, half_turn_likeness, to_grey, turn_upright
+from vision.crops import MARGIN, crop_squares, crop_turned, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
 from vision.image import is_grey, load_image, stretch
 from vision.onnx import VOTES, ClassifierGroup, DetectorGroup, IndexClassifier, IndexDetector, WayUpReader
@@ -191,6 +191,14 @@ class Settings:
     # curve, 0.12 a worse one (the detector's boxes lie a median 0.025 of a side off centre,
     # box-fit-session33.json: little to mend). Off.
     cls_shift: float = 0.0
+    # Each index also cut at the training margin from the photo turned by each of these angles
+    # (degrees anticlockwise; with the four quarter turns, 45 reads it at eight ways), the
+    # looks averaged with the framings above. Empty: none. Session 42 (the same 1,600 photos as
+    # cls_shift above, models/weights/cls-tilts-session42.json), cards missed / wrong at
+    # min_card 0.5 / 0.52 / 0.54: none 1,463 / 532, 1,514 / 493, 1,574 / 452; (45,) 1,464 / 543,
+    # 1,531 / 501, 1,581 / 457; (22.5, 45, 67.5) 1,457 / 537, 1,509 / 503, 1,569 / 467: more
+    # wrong cards for a few fewer missed at most (the classifier learnt every rotation already).
+    cls_tilts: tuple[float, ...] = ()
     # A weights folder may hold more index classifiers beside ``classifier.onnx``
     # (``classifier2.onnx``, ...): then each index is read by all of them, their probabilities
     # averaged (vision.onnx.ClassifierGroup). ``cls_members``: how many are asked, the first
@@ -674,11 +682,13 @@ class Reader:
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
         training margin), read at ``cls_turns`` turns and at each of ``cls_margins`` (and, with
-        ``cls_shift``, cut off centre four ways), averaged."""
+        ``cls_shift``, cut off centre four ways; with ``cls_tilts``, cut from the photo turned),
+        averaged."""
         looks = [crops if m == MARGIN else crop_squares(img, boxes, self.classifier.size, m)
                  for m in self.settings.cls_margins]
         size = self.classifier.size
         looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]
+        looks += [np.stack([crop_turned(img, tuple(b), a, size) for b in boxes]) for a in self.settings.cls_tilts]
         if len(looks) == 1:
             return self._classify(looks[0])
         probs = self._classify(np.concatenate(looks))

@@ -414,6 +414,36 @@ def test_the_classifier_asked_off_centre_reads_four_more_looks_in_the_same_batch
     assert not np.allclose(probs, _InkNet(upright=False)(crops))  # the moved looks read otherwise
 
 
+def test_a_turned_crop_is_cut_from_the_photo_turned_about_the_index():
+    import cv2
+
+    from vision.crops import crop_square, crop_turned
+
+    rng = np.random.default_rng(0)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (200, 200, 3)).astype(np.uint8), (0, 0), 6)
+    img = cv2.normalize(img, None, 0, 255, cv2.NORM_MINMAX)
+    box = (80.0, 70.0, 110.0, 120.0)
+    flat = crop_square(img, box, 32)
+    assert np.array_equal(crop_turned(img, box, 0.0, 32), flat)
+    turned = crop_turned(img, box, 90.0, 32).astype(int)
+    off = {k: np.abs(turned - np.rot90(flat, k)).mean() for k in (1, 2, 3)}
+    assert off[1] < 10 < min(off[2], off[3])  # a quarter turn anticlockwise, as np.rot90 turns (to half a pixel)
+
+
+def test_the_classifier_asked_at_tilts_reads_the_turned_looks_in_the_same_batch():
+    from vision.crops import crop_turned
+    from vision.reader import Settings
+
+    reader, net, img, box, crops = _classifier_reader()
+    reader.settings = Settings(cls_margins=(1.15,), cls_tilts=(45.0,))
+    probs = reader.classifier_probs(img, box, crops)
+    (seen, turns), = net.seen  # one call: (1 framing + 1 tilt) x 2 indices
+    assert turns == 4 and seen.shape == (4, 32, 32, 3)
+    tilted = np.stack([crop_turned(img, tuple(b), 45.0, 32) for b in box])
+    assert np.array_equal(seen[2:], tilted)
+    np.testing.assert_allclose(probs, np.mean([_InkNet(upright=False)(c) for c in (crops, tilted)], 0), rtol=1e-6)
+
+
 @pytest.mark.parametrize("bad, message", [({"suit_margins": ()}, "suit_margins"), ({"suit_margins": (1.15, 0)}, "suit_margins"),
                                           ({"cls_margins": ()}, "cls_margins"), ({"cls_margins": (0.0,)}, "cls_margins"),
                                           ({"suit_tilts": ()}, "suit_tilts"), ({"pair_along": (1.5,)}, "pair_along"),
