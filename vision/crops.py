@@ -12,39 +12,32 @@ LUMA = np.float32([0.114, 0.587, 0.299])  # BGR -> grey, weighed as OpenCV and c
 
 
 def crop_square(image: np.ndarray, box: tuple[float, float, float, float], size: int = CROP,
-                margin: float = MARGIN) -> np.ndarray:
+                margin: float = MARGIN, degrees: float = 0.0) -> np.ndarray:
     """A square patch around ``box`` (x1, y1, x2, y2), resized to ``size``; uint8, with the
     image's channels (the classifier reads BGR colour: red and black suits differ by it).
 
     The square keeps the index's shape whatever its rotation; outside the photo the edge
-    pixels are repeated.
+    pixels are repeated. ``degrees``: the photo turned so much anticlockwise about the box's
+    centre first (the same framing, cut from the photo itself: no corners made up, as turning
+    the square crop would).
     """
     x1, y1, x2, y2 = box
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     side = max(x2 - x1, y2 - y1, 2.0) * margin
     k = size / side
-    m = np.float32([[k, 0, size / 2 - k * cx], [0, k, size / 2 - k * cy]])
+    if degrees:
+        m = cv2.getRotationMatrix2D((cx, cy), float(degrees), k)
+        m[:, 2] += (size / 2 - cx, size / 2 - cy)
+    else:
+        m = np.float32([[k, 0, size / 2 - k * cx], [0, k, size / 2 - k * cy]])
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
-def crop_turned(image: np.ndarray, box: tuple[float, float, float, float], degrees: float, size: int = CROP,
-                margin: float = MARGIN) -> np.ndarray:
-    """:func:`crop_square` of ``box`` with the photo turned ``degrees`` anticlockwise about the
-    box's centre: the same framing, cut from the photo itself (no corners made up as turning the
-    square crop would)."""
-    x1, y1, x2, y2 = box
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    k = size / (max(x2 - x1, y2 - y1, 2.0) * margin)
-    m = cv2.getRotationMatrix2D((cx, cy), float(degrees), k)
-    m[:, 2] += (size / 2 - cx, size / 2 - cy)
-    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-
-
-def crop_squares(image: np.ndarray, boxes, size: int = CROP, margin: float = MARGIN) -> np.ndarray:
+def crop_squares(image: np.ndarray, boxes, size: int = CROP, margin: float = MARGIN,
+                 degrees: float = 0.0) -> np.ndarray:
     """:func:`crop_square` of each of ``boxes``, stacked: (N, size, size, channels)."""
-    return np.stack([crop_square(image, tuple(b), size, margin) for b in boxes])
+    return np.stack([crop_square(image, tuple(b), size, margin, degrees) for b in boxes])
 
 
 def turn_upright(crops: np.ndarray, degrees) -> np.ndarray:

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from engine.cards import CODES
-from vision.crops import MARGIN, crop_squares, crop_turned, half_turn_likeness, to_grey, turn_upright
+from vision.crops import MARGIN, crop_squares, half_turn_likeness, to_grey, turn_upright
 from vision.evaluate import iou
 from vision.image import is_grey, load_image, stretch
 from vision.onnx import VOTES, ClassifierGroup, DetectorGroup, IndexClassifier, IndexDetector, WayUpReader
@@ -688,7 +688,7 @@ class Reader:
                  for m in self.settings.cls_margins]
         size = self.classifier.size
         looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]
-        looks += [np.stack([crop_turned(img, tuple(b), a, size) for b in boxes]) for a in self.settings.cls_tilts]
+        looks += [crop_squares(img, boxes, size, degrees=a) for a in self.settings.cls_tilts]
         if len(looks) == 1:
             return self._classify(looks[0])
         probs = self._classify(np.concatenate(looks))

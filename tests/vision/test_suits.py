@@ -417,21 +417,21 @@ def test_the_classifier_asked_off_centre_reads_four_more_looks_in_the_same_batch
 def test_a_turned_crop_is_cut_from_the_photo_turned_about_the_index():
     import cv2
 
-    from vision.crops import crop_square, crop_turned
+    from vision.crops import crop_square
 
     rng = np.random.default_rng(0)
     img = cv2.GaussianBlur(rng.integers(0, 255, (200, 200, 3)).astype(np.uint8), (0, 0), 6)
     img = cv2.normalize(img, None, 0, 255, cv2.NORM_MINMAX)
     box = (80.0, 70.0, 110.0, 120.0)
     flat = crop_square(img, box, 32)
-    assert np.array_equal(crop_turned(img, box, 0.0, 32), flat)
-    turned = crop_turned(img, box, 90.0, 32).astype(int)
+    assert np.array_equal(crop_square(img, box, 32, degrees=0.0), flat)
+    turned = crop_square(img, box, 32, degrees=90.0).astype(int)
     off = {k: np.abs(turned - np.rot90(flat, k)).mean() for k in (1, 2, 3)}
     assert off[1] < 10 < min(off[2], off[3])  # a quarter turn anticlockwise, as np.rot90 turns (to half a pixel)
 
 
 def test_the_classifier_asked_at_tilts_reads_the_turned_looks_in_the_same_batch():
-    from vision.crops import crop_turned
+    from vision.crops import crop_squares
     from vision.reader import Settings
 
     reader, net, img, box, crops = _classifier_reader()
@@ -439,7 +439,7 @@ def test_the_classifier_asked_at_tilts_reads_the_turned_looks_in_the_same_batch(
     probs = reader.classifier_probs(img, box, crops)
     (seen, turns), = net.seen  # one call: (1 framing + 1 tilt) x 2 indices
     assert turns == 4 and seen.shape == (4, 32, 32, 3)
-    tilted = np.stack([crop_turned(img, tuple(b), 45.0, 32) for b in box])
+    tilted = crop_squares(img, box, 32, degrees=45.0)
     assert np.array_equal(seen[2:], tilted)
     np.testing.assert_allclose(probs, np.mean([_InkNet(upright=False)(c) for c in (crops, tilted)], 0), rtol=1e-6)
 
