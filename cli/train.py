@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cls-swa", action="store_true",
                         help="stochastic weight averaging: the learning rate held at --cls-lr (after a short warm-up), "
                              "the weights of every epoch averaged (the last epoch's kept in classifier-last.pt)")
+    parser.add_argument("--cls-upright", action="store_true",
+                        help="a classifier of crops turned upright first (by the way each index faces, as the crops "
+                             "record it); the reader then turns its crops by the way-up reader's angle")
     parser.add_argument("--cls-grow", action="store_true",
                         help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
                              "weights; they start as no change, so it first reads as before")
@@ -85,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
                              device=args.device, workers=args.workers, minutes=args.cls_minutes,
                              lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow, weights=weights,
-                             seed=args.cls_seed, swa=args.cls_swa)
+                             seed=args.cls_seed, swa=args.cls_swa, upright=args.cls_upright)
     if args.what in ("both", "detector"):
         resume_from = weights / "detector.pt" if args.resume else None
         if args.resume and not resume_from.exists():

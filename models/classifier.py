@@ -29,6 +29,12 @@ CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, he
 GROWN = {14: (64, 128), 20: (128, 256)}  # 64 channels at 8x8, 128 at 4x4
 ARCHS = ("base", "grown")
 
+# An upright reader's crops (a classifier or suit reader trained with ``upright``) are turned at
+# most this much more in training (no quarter turns), so that it learns to bear the way-up
+# reader's error: a median 1.1-1.4 degrees on held-out decks, every index within 45
+# (models/way_up.py, benchmarks/way_up_reads.py).
+UPRIGHT_TURN = 10.0
+
 
 def build_model(channels: int = CHANNELS, arch: str = "base", classes: int = NUM_CLASSES):
     """``arch`` "base": the network the reader shipped with until session 7; "grown": the same
@@ -100,19 +106,22 @@ def load_model(state: dict, grow: bool = False):
     return model
 
 
-def load_crops(folder: Path, split: str, way_up: bool = False):
+def load_crops(folder: Path, split: str, way_up: bool = False, unknown_up: np.random.Generator | None = None):
     """The crops (N, S, S, 3) and classes of ``split`` in ``folder``; with ``way_up`` also the
-    way each index faces (degrees, as ``datasets.index_crops`` records it: ``up``)."""
+    way each index faces (degrees, as ``datasets.index_crops`` records it: ``up``).
+    ``unknown_up``: crops of no index (false alarms) in a file that records no way up are given
+    ways drawn from it, uniform (the way-up reader's answer about a false alarm is as good as
+    any); other crops with no way up are an error."""
     xs, ys, ups = [], [], []
     for f in sorted(Path(folder).glob(f"{split}-*.npz")):
         d = np.load(f)
-        if way_up and "up" not in d:
+        if way_up and "up" not in d and not (unknown_up is not None and np.all(d["y"] == NUM_CLASSES - 1)):
             raise ValueError(f"{f} does not say which way its indices face: write it with "
                              "`python -m datasets.index_crops` (session 23 or later)")
         xs.append(d["x"])
         ys.append(d["y"])
         if way_up:
-            ups.append(d["up"])
+            ups.append(d["up"] if "up" in d else unknown_up.uniform(-180, 180, len(d["y"])).astype(np.float32))
     if not xs:
         raise FileNotFoundError(f"no {split} crops in {folder}")
     shapes = sorted({a.shape[1:] for a in xs})
@@ -238,8 +247,9 @@ class _Batches:
     """Augmented, normalised training batches, so that a torch DataLoader can make them in
     worker processes (the augmentation, not the network, is the cost on a GPU)."""
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, order: np.ndarray, batch: int, seed: int):
-        self.x, self.y, self.order, self.batch, self.seed = x, y, order, batch, seed
+    def __init__(self, x: np.ndarray, y: np.ndarray, order: np.ndarray, batch: int, seed: int,
+                 upright: bool = False):
+        self.x, self.y, self.order, self.batch, self.seed, self.upright = x, y, order, batch, seed, upright
 
     def __len__(self) -> int:
         return math.ceil(len(self.order) / self.batch)
@@ -249,13 +259,16 @@ class _Batches:
 
         idx = self.order[i * self.batch:(i + 1) * self.batch]
         rng = np.random.default_rng([self.seed, i])
+        if self.upright:  # upright crops stay nearly so: no quarter turns, a few degrees
+            return normalise(augment_turned(rng, self.x[idx], quarter_turns=False, most_turn=UPRIGHT_TURN)[0]), \
+                self.y[idx]
         return normalise(augment(rng, self.x[idx])), self.y[idx]
 
 
 def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: int = 256, lr: float = 3e-3,
                      threads: int = 2, seed: int = 0, resume: Path | None = None, device: str = "cpu",
                      workers: int = 0, minutes: float | None = None, export: bool = True, grow: bool = False,
-                     swa: bool = False, log=print) -> dict:
+                     swa: bool = False, upright: bool = False, log=print) -> dict:
     """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics.
 
     ``device``: "cpu" or a CUDA device ("0", "cuda:0"). ``workers``: processes that augment
@@ -267,7 +280,11 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     stochastic weight averaging: the learning rate held at ``lr`` (after a warm-up of the first
     5% of the run) instead of the one cycle, the weights at the end of every epoch averaged, the
     batch norms' statistics then taken again over training batches; ``classifier.pt`` (and the
-    ONNX) hold the average, ``classifier-last.pt`` the last epoch's weights.
+    ONNX) hold the average, ``classifier-last.pt`` the last epoch's weights. ``upright``: a
+    classifier of crops turned upright first, by the way their index faces (crops that record
+    it, ``datasets.index_crops``), then turned only a little (:data:`UPRIGHT_TURN`), no quarter
+    turns; its files say so (``"upright": true`` in the .pt, ``upright`` in the ONNX metadata),
+    so that the reader turns its crops upright by the way-up reader's angle and reads each once.
     """
     import torch
     import torch.nn.functional as F
@@ -276,8 +293,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     torch.manual_seed(seed)
     dev = torch.device("cpu" if device == "cpu" else (device if str(device).startswith("cuda") else f"cuda:{device}"))
     rng = np.random.default_rng(seed)
-    x_train, y_train = load_crops(crops_dir, "train")
-    x_val, y_val = load_crops(crops_dir, "val")
+    x_train, y_train, x_val, y_val = _training_crops(crops_dir, upright)
     model = build_model(arch="grown" if grow else "base")
     history = []
     if resume is not None and Path(resume).exists():
@@ -288,6 +304,9 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         else:
             model = load_model(state, grow=grow)
             history = state.get("history", [])
+            if bool(state.get("upright")) != upright:
+                log(f"{resume} was trained on crops {'turned upright' if state.get('upright') else 'at any turn'}; "
+                    f"it goes on with crops {'turned upright' if upright else 'at any turn'}")
             grown = " (grown: residual blocks added)" if grow and arch_of(state) == "base" else ""
             log(f"resumed from {resume} ({len(history)} epochs before){grown}")
     arch = arch_of({"model": model.state_dict()})
@@ -316,7 +335,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         if budget and progress() >= 1:
             break
         model.train()
-        batches = _Batches(x_train, y_train, rng.permutation(len(x_train)), batch, int(rng.integers(2**31)))
+        batches = _Batches(x_train, y_train, rng.permutation(len(x_train)), batch, int(rng.integers(2**31)), upright)
         loader = torch.utils.data.DataLoader(batches, batch_size=None, shuffle=False, num_workers=workers,
                                              persistent_workers=False, pin_memory=dev.type == "cuda")
         t0, seen, loss_sum = time.time(), 0, 0.0
@@ -337,30 +356,45 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         row = {"epoch": len(history) + 1, "crop": crop, "arch": arch, "loss": round(loss_sum / max(seen, 1), 4),
                "val_top1": round(acc, 4),
                "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train), "crops_seen": seen,
-               "device": str(dev)}
+               "device": str(dev), **({"upright": True} if upright else {})}
         if averaged is not None and seen:
             averaged.update_parameters(model)
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.to("cpu").state_dict(), "arch": arch, "history": history},
+        torch.save({"model": model.to("cpu").state_dict(), "arch": arch, "history": history, "upright": upright},
                    out_dir / "classifier.pt")
         model.to(dev)
     model.to("cpu")
     if averaged is not None and history[epochs_before:]:
-        torch.save({"model": model.state_dict(), "arch": arch, "history": history}, out_dir / "classifier-last.pt")
+        torch.save({"model": model.state_dict(), "arch": arch, "history": history, "upright": upright},
+                   out_dir / "classifier-last.pt")
         model = average_of(averaged.to("cpu"), x_train, y_train, batch, int(rng.integers(2**31)))
         acc = evaluate(model, x_val, y_val)
         history[-1] = {**history[-1], "swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}
         log(json.dumps({"swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}))
-        torch.save({"model": model.state_dict(), "arch": arch, "history": history}, out_dir / "classifier.pt")
+        torch.save({"model": model.state_dict(), "arch": arch, "history": history, "upright": upright},
+                   out_dir / "classifier.pt")
     if export:
-        export_onnx(model, out_dir / "classifier.onnx", crop)
+        export_onnx(model, out_dir / "classifier.onnx", crop, metadata={"upright": "true"} if upright else None)
     last = history[-1] if history else {}
-    metrics = {"crop": crop, "arch": arch, "history": history,
+    metrics = {"crop": crop, "arch": arch, "upright": upright, "history": history,
                "val_top1": last.get("swa_val_top1", last.get("val_top1")),
                "val_crops": len(x_val), "epochs_run": len(history) - epochs_before}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
+
+
+def _training_crops(crops_dir: Path, upright: bool):
+    """The training and validation crops and classes of ``crops_dir``; with ``upright``, each
+    crop turned upright by the way its index faces (validated so too: as the reader reads them)."""
+    if not upright:
+        return (*load_crops(crops_dir, "train"), *load_crops(crops_dir, "val"))
+    from vision.crops import turn_upright
+
+    rng = np.random.default_rng(0)  # the ways of false alarms that record none (load_crops)
+    x_train, y_train, up_train = load_crops(crops_dir, "train", way_up=True, unknown_up=rng)
+    x_val, y_val, up_val = load_crops(crops_dir, "val", way_up=True, unknown_up=rng)
+    return turn_upright(x_train, up_train), y_train, turn_upright(x_val, up_val), y_val
 
 
 def swa_lr(progress: float, lr: float, warmup: float = 0.05) -> float:

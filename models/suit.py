@@ -128,16 +128,12 @@ def init_from(model, path: Path, suits: str) -> None:
     model.load_state_dict(weights)
 
 
-# An upright reader's crops are turned at most this much more in training (no quarter turns),
-# so that it learns to bear the way-up reader's error: a median 1.1-1.4 degrees on held-out
-# decks, every index within 45 (models/way_up.py, benchmarks/way_up_reads.py).
-UPRIGHT_TURN = 10.0
 
 
 def _batch(rng: np.random.Generator, x: np.ndarray, upright: bool = False) -> np.ndarray:
     """Augmented (as the card classifier's crops: turns, lost resolution, light, noise; an
-    upright reader's turned only a little, :data:`UPRIGHT_TURN`), grey, normalised."""
-    from models.classifier import augment_turned
+    upright reader's turned only a little, ``models.classifier.UPRIGHT_TURN``), grey, normalised."""
+    from models.classifier import UPRIGHT_TURN, augment_turned
     from vision.crops import normalise, to_grey
 
     crops, _ = augment_turned(rng, x, quarter_turns=not upright, most_turn=UPRIGHT_TURN if upright else 45.0)

@@ -130,24 +130,24 @@ def _epochs_run(run_dir: Path) -> int | None:
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
                          workers: int = 0, minutes: float | None = None, lr: float = 3e-3, export: bool = True,
                          grow: bool = False, weights: Path | None = None, seed: int = 0, swa: bool = False,
-                         log=print) -> dict:
+                         upright: bool = False, log=print) -> dict:
     """Train the classifier (or go on from ``weights``' classifier.pt with ``resume``) into
-    ``weights`` (default ``models/weights``); ``swa``: stochastic weight averaging
-    (:func:`models.classifier.train_classifier`)."""
+    ``weights`` (default ``models/weights``); ``swa``: stochastic weight averaging; ``upright``: a
+    classifier of crops turned upright first (:func:`models.classifier.train_classifier`)."""
     from models.classifier import train_classifier
 
     start = time.time()
     weights = _folder(weights)
     previous = weights / "classifier.pt"
     metrics = train_classifier(crops, weights, epochs=epochs, threads=threads, device=device, workers=workers,
-                               minutes=minutes, lr=lr, export=export, grow=grow, seed=seed, swa=swa,
+                               minutes=minutes, lr=lr, export=export, grow=grow, seed=seed, swa=swa, upright=upright,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
 
     side = metrics["crop"]
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
              "input": f"{side}x{side}x{CHANNELS}", "arch": metrics["arch"], "epochs": metrics["epochs_run"],
-             "minutes_budget": minutes, "lr": lr, "seed": seed, "swa": swa, "device": device,
+             "minutes_budget": minutes, "lr": lr, "seed": seed, "swa": swa, "upright": upright, "device": device,
              "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry, weights)
@@ -164,5 +164,6 @@ def export_classifier(pt: Path, weights: Path | None = None) -> Path:
     state = torch.load(pt, map_location="cpu")
     model = load_model(state)
     weights = _folder(weights)
-    export_onnx(model, weights / "classifier.onnx", trained_crop(state.get("history") or []))
+    export_onnx(model, weights / "classifier.onnx", trained_crop(state.get("history") or []),
+                metadata={"upright": "true"} if state.get("upright") else None)
     return weights / "classifier.onnx"

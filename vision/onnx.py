@@ -246,7 +246,8 @@ class IndexClassifier:
         self.classes = out if isinstance(out, int) else 53
         # what the file says of how its crops are cut (models.classifier.export_onnx)
         self.metadata = dict(self.session.get_modelmeta().custom_metadata_map)
-        # a suit reader trained on crops turned upright first (models/suit.py --upright)
+        # a network trained on crops turned upright first (models/suit.py --upright, the
+        # classifier's ``ginsight train --cls-upright``): the reader turns its crops so
         self.upright = self.metadata.get("upright", "").lower() == "true"
 
     def __call__(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:
@@ -285,10 +286,12 @@ class ClassifierGroup(_Group):
         super().__init__(classifiers)
         first = classifiers[0]
         for other in classifiers[1:]:
-            if (other.size, other.channels, other.classes) != (first.size, first.channels, first.classes):
+            if ((other.size, other.channels, other.classes, other.upright)
+                    != (first.size, first.channels, first.classes, first.upright)):
                 raise ValueError(f"classifiers of one group must read the same crops into the same classes: "
-                                 f"{(other.size, other.channels, other.classes)} v "
-                                 f"{(first.size, first.channels, first.classes)} (side, channels, classes)")
+                                 f"{(other.size, other.channels, other.classes, other.upright)} v "
+                                 f"{(first.size, first.channels, first.classes, first.upright)} "
+                                 "(side, channels, classes, upright)")
 
     def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0, first: float = 0.0) -> np.ndarray:
         """The asked members' probabilities averaged; ``first`` (0-1, 0: an even mean) is the

@@ -564,9 +564,10 @@ class Reader:
         self.grey_suit = load_suit_reader(folder, self.settings, threads, "suit4")
         path = folder / "way_up.onnx"
         self.way_up = WayUpReader(path, threads=threads) if path.exists() else None
-        for net in (self.suit, self.suit_up, self.grey_suit):
+        for net, what in ((self.classifier, "classifier"), (self.suit, "suit reader"), (self.suit_up, "suit reader"),
+                          (self.grey_suit, "suit reader")):
             if net is not None and net.upright and self.way_up is None:
-                raise FileNotFoundError(f"model file missing: {path} (the suit reader in {folder} reads indices "
+                raise FileNotFoundError(f"model file missing: {path} (the {what} in {folder} reads indices "
                                         "turned upright by the way-up reader's angle)")
         path = folder / "pips.onnx"
         self.pips = IndexClassifier(path, threads=threads) if path.exists() else None
@@ -623,10 +624,11 @@ class Reader:
         if len(boxes) == 0:
             return []
         crops = crop_squares(img, boxes, self.classifier.size)
-        probs = self.classifier_probs(img, boxes, crops)
+        ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
+        probs = self.classifier_probs(img, boxes, crops,
+                                      ways.degrees(range(len(boxes))) if self.classifier.upright else None)
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
-        ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
         for net, suits, rule, weight in self.suit_says(grey):
             probs = apply_suit_reader(probs, lambda mask, net=net: self.suit_probs(
                 net, self.suit_crops(net, img, boxes[mask]), crops[mask],
@@ -673,25 +675,39 @@ class Reader:
         return (np.concatenate([boxes, more[new]]).astype(np.float32),
                 np.concatenate([scores, more_scores[new]]).astype(np.float32), len(boxes))
 
-    def _classify(self, crops: np.ndarray) -> np.ndarray:
+    def _classify(self, crops: np.ndarray, degrees: np.ndarray | None = None) -> np.ndarray:
+        """The classifier's probabilities for ``crops``: read at ``cls_turns`` turns; or, for a
+        classifier of upright crops (``models.classifier`` ``upright``), turned upright by
+        ``degrees`` (the way-up reader's angles; asked here where None) and read once each."""
         s = self.settings
+        turns = s.cls_turns
+        if self.classifier.upright:
+            degrees = self.way_up.degrees(crops) if degrees is None else degrees
+            crops, turns = turn_upright(crops, np.asarray(degrees, np.float32)), 1
         if getattr(self, "classifiers", 1) > 1:  # a group of classifiers (vision.onnx.ClassifierGroup)
-            return self.classifier(crops, turns=s.cls_turns, members=s.cls_members, first=s.cls_first)
-        return self.classifier(crops, turns=s.cls_turns)
+            return self.classifier(crops, turns=turns, members=s.cls_members, first=s.cls_first)
+        return self.classifier(crops, turns=turns)
 
-    def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray) -> np.ndarray:
+    def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray,
+                         degrees: np.ndarray | None = None) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
-        training margin), read at ``cls_turns`` turns and at each of ``cls_margins`` (and, with
-        ``cls_shift``, cut off centre four ways; with ``cls_tilts``, cut from the photo turned),
-        averaged."""
+        training margin), read at ``cls_turns`` turns (or, for a classifier of upright crops,
+        turned upright by the way-up reader's angles, ``degrees`` where already asked, and read
+        once) and at each of ``cls_margins`` (and, with ``cls_shift``, cut off centre four ways;
+        with ``cls_tilts``, cut from the photo turned), averaged."""
         looks = [crops if m == MARGIN else crop_squares(img, boxes, self.classifier.size, m)
                  for m in self.settings.cls_margins]
         size = self.classifier.size
         looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]
         looks += [crop_squares(img, boxes, size, degrees=a) for a in self.settings.cls_tilts]
+        if self.classifier.upright:  # each look's ways: the turned looks' asked afresh
+            degrees = self.way_up.degrees(crops) if degrees is None else degrees
+            tilted = looks[len(looks) - len(self.settings.cls_tilts):] if self.settings.cls_tilts else []
+            degrees = np.concatenate([np.tile(degrees, len(looks) - len(tilted)),
+                                      *(self.way_up.degrees(look) for look in tilted)])
         if len(looks) == 1:
-            return self._classify(looks[0])
-        probs = self._classify(np.concatenate(looks))
+            return self._classify(looks[0], degrees)
+        probs = self._classify(np.concatenate(looks), degrees)
         return probs.reshape(len(looks), len(boxes), -1).mean(0)
 
     def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:

@@ -999,3 +999,31 @@ def test_video_votes_rules_vote_on_the_same_readings_and_count_follow_steady_and
     assert got["follow"] == [[1, 1], [0, 1], [0, 0]]
     assert got["steady"] == [0, 1] and got["last_frame"] == [0, 1] and got["flicker"] == 0
     assert module.settles([(9, 9), (3, 1), (0, 0), (0, 0)], window=2) == {"shows_new_from": 3, "old_gone_from": 2}
+
+
+def test_upright_classifier_reads_the_same_crops_as_cut_and_turned_upright(tmp_path):
+    import shutil
+
+    import numpy as np
+
+    from models.classifier import build_model, export_onnx
+    from tests.models.test_way_up import tee
+    from vision.reader import DEFAULT_WEIGHTS
+
+    module = script("upright_classifier")
+    crops = tmp_path / "crops"
+    crops.mkdir()
+    np.savez(crops / "val-0000.npz", x=np.stack([tee(32, 90.0)] * 6), y=np.array([0, 1, 2, 3, 4, 5], np.int16),
+             up=np.full(6, 90.0, np.float32))
+    np.savez(crops / "val-neg-0000.npz", x=np.stack([tee(32)] * 2), y=np.full(2, 52, np.int16))  # no way recorded
+    upright = tmp_path / "up"
+    upright.mkdir()
+    export_onnx(build_model(), upright / "classifier.onnx", metadata={"upright": "true"})
+    shutil.copy(DEFAULT_WEIGHTS / "way_up.onnx", upright / "way_up.onnx")
+    out = module.compare(DEFAULT_WEIGHTS, upright, crops)
+    assert out["crops"] == 8 and out["cards"] == 6
+    rates = [*out["plain"].values(), *out["upright"].values()]
+    assert all(0 <= r <= 1 for r in rates if isinstance(r, float))
+    assert 0 <= out["way_up_error_deg"]["median"] <= 180 and 0 <= out["way_up_error_deg"]["off_45"] <= 1
+    with pytest.raises(SystemExit, match="--plain must read crops at any turn"):
+        module.compare(upright, upright, crops)

@@ -65,9 +65,9 @@ def test_other_turns_are_refused():
 class _Fixed:
     """A stand-in classifier that gives every crop the same probabilities."""
 
-    def __init__(self, probs, size=32, channels=3):
+    def __init__(self, probs, size=32, channels=3, upright=False):
         self.probs, self.size, self.channels, self.classes = np.asarray(probs, np.float32), size, channels, len(probs)
-        self.turns = []
+        self.upright, self.turns = upright, []
 
     def __call__(self, crops, turns=1):
         self.turns.append(turns)
@@ -110,5 +110,7 @@ def test_a_classifier_group_refuses_members_that_read_other_crops():
 
     with pytest.raises(ValueError, match="same crops"):
         ClassifierGroup([_Fixed([0.5, 0.5]), _Fixed([0.5, 0.5], size=48)])
+    with pytest.raises(ValueError, match="upright"):  # one reads crops turned upright, the other at any turn
+        ClassifierGroup([_Fixed([0.5, 0.5]), _Fixed([0.5, 0.5], upright=True)])
     with pytest.raises(ValueError, match="at least one"):
         ClassifierGroup([])

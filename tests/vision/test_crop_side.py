@@ -11,6 +11,8 @@ class _Detector:
 
 
 class _Classifier:
+    upright = False  # reads crops at any turn
+
     def __init__(self, size):
         self.size, self.seen = size, []
 

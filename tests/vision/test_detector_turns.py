@@ -27,7 +27,7 @@ class _Detector:
 
 
 class _Classifier:
-    size = 32
+    size, upright = 32, False
 
     def __call__(self, crops, turns):
         return np.zeros((len(crops), 53), np.float32)
@@ -43,7 +43,7 @@ def _reader(**settings):
 def _found(reader, monkeypatch):
     """The boxes read, the classifier reading the index left of x 50 as AS (0.9), the other as
     KH (0.6): with the detector's 0.5, that index's confidence is about 0.55."""
-    def probs(img, boxes, crops):
+    def probs(img, boxes, crops, degrees=None):
         p = np.zeros((len(boxes), 53), np.float32)
         for row, box in enumerate(boxes):
             if box[0] < 50:

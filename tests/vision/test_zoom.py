@@ -21,7 +21,7 @@ class _Detector:
 
 
 class _Classifier:
-    size = 32
+    size, upright = 32, False
 
     def __call__(self, crops, turns):
         probs = np.zeros((len(crops), 53), np.float32)
