@@ -115,6 +115,9 @@ def main() -> None:
     names = deck_names(args.procedural)
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
     classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
+    for k, c in classifiers.items():  # each index is read at its turns here, not turned upright first
+        if c.upright:
+            raise SystemExit(f"{folders[k]}'s classifier reads crops turned upright: this script reads them as cut")
     rows = {}
     for name in names:
         deck = load_deck(name)

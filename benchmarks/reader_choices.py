@@ -58,6 +58,9 @@ def main() -> None:
 
     x, y = load_crops(args.data / "crops", "val")
     clf = IndexClassifier(args.weights / "classifier.onnx")
+    if clf.upright:  # its crops are to be turned upright first: benchmarks/upright_classifier.py reads them so
+        raise SystemExit(f"{args.weights}'s classifier reads crops turned upright: compare it with "
+                         "benchmarks/upright_classifier.py")
     print(f"\nClassifier top-1 on {len(y)} synthetic validation crops")
     print("| turns | top-1 |")
     print("|---|---|")

@@ -227,8 +227,13 @@ class Settings:
     # at 0.52 (models/weights/detector-min-card-session34.json); det_conf re-measured with it
     # in session 35 (above). 0.52 since session 36, with the 1.25x look for small indices
     # (small_side above): 3,395 / 997 on the same 3,200 photos, held20 132 / 25 (128 / 32 at
-    # 0.5 without the look), on the curve in black and white.
-    min_card: float = 0.52
+    # 0.5 without the look), on the curve in black and white. 0.62 since session 43, with the
+    # classifier of upright crops (``ginsight train --cls-upright``), whose single read is surer
+    # than four turns averaged: on 400 validation photos each of the four sets, 1,434 / 445 at
+    # 0.62 v the session 42 reader's 1,514 / 493 at 0.52, fewer of both on every set (0.56 /
+    # 0.58 / 0.6: 1,304 / 537, 1,344 / 515, 1,385 / 479; 0.65: 1,534 / 393;
+    # models/weights/cls-upright-session43.json, cls-upright-high-session43.json).
+    min_card: float = 0.62
     # A card with less is flagged uncertain. Re-measured with session 33's detector
     # (benchmarks/flag_rules.py, models/weights/flag-rules-session33-*.json): fewer flags, 20
     # more wrong cards unflagged of 23,771, along the flag's own trade-off: kept. With session

@@ -1016,11 +1016,13 @@ def test_upright_classifier_reads_the_same_crops_as_cut_and_turned_upright(tmp_p
     np.savez(crops / "val-0000.npz", x=np.stack([tee(32, 90.0)] * 6), y=np.array([0, 1, 2, 3, 4, 5], np.int16),
              up=np.full(6, 90.0, np.float32))
     np.savez(crops / "val-neg-0000.npz", x=np.stack([tee(32)] * 2), y=np.full(2, 52, np.int16))  # no way recorded
-    upright = tmp_path / "up"
+    plain, upright = tmp_path / "plain", tmp_path / "up"
+    plain.mkdir()
     upright.mkdir()
+    export_onnx(build_model(), plain / "classifier.onnx")  # reads crops at any turn
     export_onnx(build_model(), upright / "classifier.onnx", metadata={"upright": "true"})
     shutil.copy(DEFAULT_WEIGHTS / "way_up.onnx", upright / "way_up.onnx")
-    out = module.compare(DEFAULT_WEIGHTS, upright, crops)
+    out = module.compare(plain, upright, crops)
     assert out["crops"] == 8 and out["cards"] == 6
     rates = [*out["plain"].values(), *out["upright"].values()]
     assert all(0 <= r <= 1 for r in rates if isinstance(r, float))

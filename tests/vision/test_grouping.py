@@ -36,7 +36,7 @@ def test_far_apart_indices_of_one_code_are_kept_once_and_flagged():
 def test_low_confidence_dropped_or_flagged():
     s = Settings()
     assert group_indices([ix("2C", 0, 0, 0.3)], s) == []
-    (card,) = group_indices([ix("2C", 0, 0, 0.6)], s)
+    (card,) = group_indices([ix("2C", 0, 0, (s.min_card + s.uncertain_below) / 2)], s)  # reported, flagged
     assert card.uncertain
 
 

@@ -118,7 +118,7 @@ def folders(tmp_path_factory):
     root = tmp_path_factory.mktemp("suit-weights")
     plain = root / "plain"
     plain.mkdir()
-    for file in ("detector.onnx", "classifier.onnx"):
+    for file in ("detector.onnx", "classifier.onnx", "way_up.onnx"):  # the classifier reads crops turned upright
         shutil.copy(DEFAULT_WEIGHTS / file, plain / file)
     out = {"plain": plain}
     for name, club in (("club", True), ("spade", False)):
