@@ -28,7 +28,7 @@ def _reader(net, asked):
     from vision.reader import Reader, Settings
 
     reader = Reader.__new__(Reader)
-    reader.settings, reader.classifier = Settings(cls_turns=4), net
+    reader.settings, reader.classifier = Settings(cls_turns=4, cls_up_tilts=(0.0,)), net  # one read a look
     reader.way_up = SimpleNamespace(degrees=lambda patches: asked.append(len(patches)) or np.full(len(patches), 180.0))
     return reader
 
@@ -75,7 +75,7 @@ def test_turned_looks_are_each_asked_their_own_way_up():
     asked = []
     net = _Net(upright=True)
     reader = _reader(net, asked)
-    reader.settings = Settings(cls_margins=(1.15,), cls_tilts=(45.0,))
+    reader.settings = Settings(cls_margins=(1.15,), cls_tilts=(45.0,), cls_up_tilts=(0.0,))
     reader.classifier_probs(img, box, crops)
     assert asked == [1, 1] and len(net.seen[0][0]) == 2
 
@@ -150,3 +150,30 @@ def test_an_upright_classifier_trains_resumes_and_says_so_in_its_files(tmp_path)
                      resume=tmp_path / "w" / "classifier.pt", log=logs.append)  # back to crops at any turn
     assert not torch.load(tmp_path / "p" / "classifier.pt", map_location="cpu")["upright"]
     assert any("goes on with crops at any turn" in line for line in logs)
+
+
+def test_an_upright_classifier_reads_each_look_at_each_tilt_off_the_way_up_angle_and_averages():
+    from vision.crops import turn_upright
+    from vision.reader import Settings
+
+    img, box, crops = _photo()
+    asked = []
+
+    class _Dark(_Net):  # its first card's probability is how dark the crop's top rows are
+        def __call__(self, crops, turns=1):
+            self.seen.append((crops, turns))
+            dark = 1 - crops[:, :12].mean((1, 2, 3)) / 255
+            return np.column_stack([dark, 1 - dark, np.zeros((len(crops), 51))]).astype(np.float32)
+
+    net = _Dark(upright=True)
+    reader = _reader(net, asked)
+    reader.settings = Settings(cls_margins=(1.15,), cls_up_tilts=(-20.0, 0.0, 20.0))
+    probs = reader.classifier_probs(img, box, crops)
+    (seen, turns), = net.seen
+    assert turns == 1 and len(seen) == 3 and asked == [1]  # one batch, the way asked once
+    for k, t in enumerate((-20.0, 0.0, 20.0)):
+        assert np.array_equal(seen[k], turn_upright(crops, np.array([180.0 + t]))[0])
+    each = [1 - turn_upright(crops, np.array([180.0 + t]))[0, :12].mean() / 255 for t in (-20.0, 0.0, 20.0)]
+    assert probs[0, 0] == pytest.approx(np.mean(each), abs=1e-6)
+    with pytest.raises(ValueError, match="cls_up_tilts must hold at least one angle"):
+        Settings(cls_up_tilts=())
