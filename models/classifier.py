@@ -259,10 +259,10 @@ class _Batches:
 
         idx = self.order[i * self.batch:(i + 1) * self.batch]
         rng = np.random.default_rng([self.seed, i])
-        if self.upright:  # upright crops stay nearly so: no quarter turns, a few degrees
-            return normalise(augment_turned(rng, self.x[idx], quarter_turns=False, most_turn=UPRIGHT_TURN)[0]), \
-                self.y[idx]
-        return normalise(augment(rng, self.x[idx])), self.y[idx]
+        # upright crops stay nearly so (no quarter turns, a few degrees); else as augment draws
+        crops, _ = augment_turned(rng, self.x[idx], quarter_turns=not self.upright,
+                                  most_turn=UPRIGHT_TURN if self.upright else 45.0)
+        return normalise(crops), self.y[idx]
 
 
 def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: int = 256, lr: float = 3e-3,
@@ -331,6 +331,9 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     def progress() -> float:
         return (time.time() - run_start) / budget if budget else step / total_steps
 
+    def save(net, name: str) -> None:
+        torch.save({"model": net.state_dict(), "arch": arch, "history": history, "upright": upright}, out_dir / name)
+
     for _ in range(epochs):
         if budget and progress() >= 1:
             break
@@ -361,19 +364,16 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             averaged.update_parameters(model)
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.to("cpu").state_dict(), "arch": arch, "history": history, "upright": upright},
-                   out_dir / "classifier.pt")
+        save(model.to("cpu"), "classifier.pt")
         model.to(dev)
     model.to("cpu")
     if averaged is not None and history[epochs_before:]:
-        torch.save({"model": model.state_dict(), "arch": arch, "history": history, "upright": upright},
-                   out_dir / "classifier-last.pt")
-        model = average_of(averaged.to("cpu"), x_train, y_train, batch, int(rng.integers(2**31)))
+        save(model, "classifier-last.pt")
+        model = average_of(averaged.to("cpu"), x_train, y_train, batch, int(rng.integers(2**31)), upright=upright)
         acc = evaluate(model, x_val, y_val)
         history[-1] = {**history[-1], "swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}
         log(json.dumps({"swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}))
-        torch.save({"model": model.state_dict(), "arch": arch, "history": history, "upright": upright},
-                   out_dir / "classifier.pt")
+        save(model, "classifier.pt")
     if export:
         export_onnx(model, out_dir / "classifier.onnx", crop, metadata={"upright": "true"} if upright else None)
     last = history[-1] if history else {}
@@ -405,15 +405,17 @@ def swa_lr(progress: float, lr: float, warmup: float = 0.05) -> float:
     return lr * (1 / 25 + (1 - 1 / 25) * p / warmup) if p < warmup else lr
 
 
-def average_of(averaged, x: np.ndarray, y: np.ndarray, batch: int, seed: int, most: int = 200):
+def average_of(averaged, x: np.ndarray, y: np.ndarray, batch: int, seed: int, most: int = 200,
+               upright: bool = False):
     """The network of an ``AveragedModel`` with its batch norms' running statistics taken again
     (averaged weights make features with other statistics than any one epoch's): over at most
-    ``most`` augmented training batches, as training makes them."""
+    ``most`` augmented training batches, as training makes them (``upright``: of a classifier
+    of upright crops, turned only a little)."""
     import torch
 
     model = averaged.module
     order = np.random.default_rng(seed).permutation(len(x))[:most * batch]
-    batches = _Batches(x, y, order, batch, seed)
+    batches = _Batches(x, y, order, batch, seed, upright)
     torch.optim.swa_utils.update_bn((torch.as_tensor(batches[i][0]) for i in range(len(batches))), model)
     return model
 

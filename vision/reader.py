@@ -719,16 +719,14 @@ class Reader:
         turned upright by the way-up reader's angles, ``degrees`` where already asked, and read
         once) and at each of ``cls_margins`` (and, with ``cls_shift``, cut off centre four ways;
         with ``cls_tilts``, cut from the photo turned), averaged."""
-        looks = [crops if m == MARGIN else crop_squares(img, boxes, self.classifier.size, m)
-                 for m in self.settings.cls_margins]
         size = self.classifier.size
+        looks = [crops if m == MARGIN else crop_squares(img, boxes, size, m) for m in self.settings.cls_margins]
         looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]
-        looks += [crop_squares(img, boxes, size, degrees=a) for a in self.settings.cls_tilts]
-        if self.classifier.upright:  # each look's ways: the turned looks' asked afresh
+        tilted = [crop_squares(img, boxes, size, degrees=a) for a in self.settings.cls_tilts]
+        if self.classifier.upright:  # each look's ways: those of the looks cut turned asked afresh
             degrees = self.way_up.degrees(crops) if degrees is None else degrees
-            tilted = looks[len(looks) - len(self.settings.cls_tilts):] if self.settings.cls_tilts else []
-            degrees = np.concatenate([np.tile(degrees, len(looks) - len(tilted)),
-                                      *(self.way_up.degrees(look) for look in tilted)])
+            degrees = np.concatenate([np.tile(degrees, len(looks)), *(self.way_up.degrees(t) for t in tilted)])
+        looks += tilted
         if len(looks) == 1:
             return self._classify(looks[0], degrees)
         probs = self._classify(np.concatenate(looks), degrees)

@@ -177,3 +177,22 @@ def test_an_upright_classifier_reads_each_look_at_each_tilt_off_the_way_up_angle
     assert probs[0, 0] == pytest.approx(np.mean(each), abs=1e-6)
     with pytest.raises(ValueError, match="cls_up_tilts must hold at least one angle"):
         Settings(cls_up_tilts=())
+
+
+def test_an_upright_classifier_with_weight_averaging_takes_its_batch_norms_over_upright_batches(tmp_path, monkeypatch):
+    # --cls-swa --cls-upright: the averaged network's batch norms are taken again over batches
+    # made as its training made them (turned a little), not turned any way
+    import models.classifier as classifier
+
+    made = []
+
+    class Spy(classifier._Batches):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self.upright)
+
+    monkeypatch.setattr(classifier, "_Batches", Spy)
+    _tee_crops(tmp_path)
+    classifier.train_classifier(tmp_path, tmp_path / "w", epochs=2, batch=32, threads=1, swa=True, upright=True,
+                                export=False, log=lambda _: None)
+    assert made == [True, True, True]  # two epochs' batches, then the batch norms'
