@@ -78,7 +78,7 @@ def read_records(weights: Path, datas: list[Path], photos: int) -> dict:
 # name -> (a rule: record -> flag?), each the shipped flag or'd with one more test
 def rules() -> dict:
     out = {"shipped": lambda r: r["flag"]}
-    for c in (0.8, 0.85, 0.9):
+    for c in (0.76, 0.78, 0.8, 0.82, 0.84, 0.85, 0.9):
         out[f"conf<{c}"] = lambda r, c=c: r["flag"] or r["conf"] < c
     for c in (0.8, 0.85, 0.9, 0.95):
         out[f"one index & conf<{c}"] = lambda r, c=c: r["flag"] or (r["n"] == 1 and r["conf"] < c)

@@ -40,6 +40,15 @@ def test_low_confidence_dropped_or_flagged():
     assert card.uncertain
 
 
+def test_shipped_flag_catches_cards_read_under_0_8():
+    # session 44: the classifier of upright crops reads surer, so the flag moved 0.75 -> 0.8
+    # (models/weights/flag-rules-session44*.json); a card read at 0.78 is shown and flagged
+    (unsure,) = group_indices([ix("2C", 0, 0, 0.78)])
+    (sure,) = group_indices([ix("2C", 0, 0, 0.82)])
+    assert unsure.uncertain and unsure.confidence == pytest.approx(0.78)
+    assert not sure.uncertain and sure.confidence == pytest.approx(0.82)
+
+
 class FakeReader:
     def __init__(self, frames):
         self.frames = iter(frames)
