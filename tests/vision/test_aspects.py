@@ -15,7 +15,8 @@ class _Reads(Reader):
     a spade, weakly; widened 1.78x it reads the club surely, and one more card."""
 
     def __init__(self, **settings):
-        # no classifier to probe with; min_card 0.5, under the weak spade's 0.6 (the shipped one is 0.62)
+        # no classifier to probe with; min_card 0.5, under the weak spade's 0.6 (the shipped min_card, 0.6 since
+        # session 43, would leave the spade no margin)
         self.settings = Settings(**{"aspect_probe": -1.0, "min_card": 0.5, **settings})
         self.widths = []
 
