@@ -254,12 +254,14 @@ class Settings:
     # under 0.58): one index and a gap under 0.2, 1.88; one index, black, under 0.55, 1.57.
     # Session 44, with session 43's classifier of upright crops (surer) and min_card 0.6: at
     # 0.75 only 2,231 of 24,341 cards were flagged and 370 wrong cards left unflagged
-    # (flag-rules-session44.json, 800 photos of each of the four sets); each 0.01 more, up to
-    # 0.8, flags 5.5-8.7 right cards for each wrong one it catches, 14.5 and more beyond (10-30
-    # was judged too dear in session 30). 0.8 (flag-rules-session44-80.json): the reads are the
-    # same (flag-sweep-session44.json); the flag as it was in session 35 (4,022 flagged, 223
-    # wrong unflagged), about as many wrong cards unflagged for fewer flags: 3,242 flagged, 242
-    # wrong unflagged (the unflagged cards right 0.9885; 0.9833 at 0.75).
+    # (flag-rules-session44.json, 800 photos of each of the four sets); each step up to 0.8
+    # (0.76, 0.78, 0.8) flags 5.5-8.7 right cards for each wrong one it catches, 14.5 and more
+    # beyond (10-30 was judged too dear in session 30). 0.8 (flag-rules-session44-80.json): the
+    # reads are the same (flag-sweep-session44.json); the flag as it was in session 35 (4,022
+    # flagged, 223 wrong unflagged), about as many wrong cards unflagged for fewer flags: 3,242
+    # flagged, 242 wrong unflagged (the unflagged cards right 0.9885; 0.9833 at 0.75). Session
+    # 45's classifier (new crops), measured again (flag-rules-session45.json): 3,162 of 24,438
+    # flagged, 235 wrong unflagged (0.9890); 0.82 would flag 15.5 right a wrong: 0.8 kept.
     uncertain_below: float = 0.8
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
     # A deck holds each card once: an index far from the stronger card of its code is another
