@@ -17,7 +17,10 @@ without flagging many right ones. Each card's record:
         --records runs/flag-records.json            # read the photos, keep the records
     python benchmarks/flag_rules.py --records runs/flag-records.json --json OUT   # count the rules
 
-A record file already there is read, not written again.
+A record file already there is read, not written again. With more than one data set, each rule
+is also counted on all the sets' cards together, and each step up the confidence ladder
+(``conf<0.76``, ``conf<0.78``, ...) is priced: right cards flagged more per wrong card caught
+more than at the step before (what a threshold is chosen on).
 """
 
 from __future__ import annotations
@@ -139,6 +142,20 @@ def unflagged_wrong(rows: list[dict]) -> dict:
             "median_conf": round(float(np.median([r["conf"] for r in wrong])), 3) if wrong else None}
 
 
+def ladder_steps(figures: dict[str, dict]) -> dict[str, float | None]:
+    """For the ``conf<C`` rules of ``figures`` (rule -> count) in rising C: the right cards each
+    flags more than the rule before it (the shipped flag before the first) per wrong card it
+    catches more (None where it catches none more)."""
+    ladder = sorted((r for r in figures if r.startswith("conf<")), key=lambda r: float(r[5:]))
+    steps, before = {}, figures["shipped"]
+    for rule in ladder:
+        f = figures[rule]
+        caught = f["wrong_flagged"] - before["wrong_flagged"]
+        steps[rule] = round((f["right_flagged"] - before["right_flagged"]) / caught, 1) if caught else None
+        before = f
+    return steps
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
@@ -165,17 +182,27 @@ def main() -> None:
             figures[data][name] = f
             print(f"| {data} | {name} | {f['cards']} | {f['wrong']} | {f['flagged']} | {f['wrong_flagged']} | "
                   f"{f['right_flagged']} | {f['unflagged_precision']:.4f} |")
+    every = [r for rows in records.values() for r in rows]
+    summed = {name: count(every, rule) for name, rule in rules().items()} if len(records) > 1 else {}
+    steps = ladder_steps(summed) if summed else {}
+    if summed:
+        print(f"\n| all {len(records)} sets | cards | wrong | flagged | wrong flagged | right flagged | "
+              "unflagged precision | right flagged per wrong caught, step |\n|---|---|---|---|---|---|---|---|")
+        for name, f in summed.items():
+            step = steps.get(name, "")
+            print(f"| {name} | {f['cards']} | {f['wrong']} | {f['flagged']} | {f['wrong_flagged']} | "
+                  f"{f['right_flagged']} | {f['unflagged_precision']:.4f} | {'-' if step is None else step} |")
     left = {data: unflagged_wrong(rows) for data, rows in records.items()}
     for data, w in left.items():
         print(f"{data}: {w['cards']} wrong cards unflagged, {w['black']} of them black, {w['one_index']} of one index, "
               f"median confidence {w['median_conf']}")
-    every = [r for rows in records.values() for r in rows]
     drops = {name: dropped(every, rule) for name, rule in drop_rules().items()}
     print("\n| dropped, all data | wrong dropped | right lost | right per wrong |\n|---|---|---|---|")
     for name, d in drops.items():
         print(f"| {name} | {d['wrong_dropped']} | {d['right_lost']} | {d['right_per_wrong']} |")
     if args.json:
-        args.json.write_text(json.dumps({"records": str(args.records), "figures": figures, "unflagged_wrong": left,
+        args.json.write_text(json.dumps({"records": str(args.records), "figures": figures, "totals": summed,
+                                         "ladder_steps": steps, "unflagged_wrong": left,
                                          "dropped": drops}, indent=2))
 
 

@@ -28,6 +28,9 @@ asked once for all: ``--set min_card=0.5,0.52 --also "aspects=;1.78"``).
 ``--with NAME=VALUE`` holds another setting at one value through the sweep: a change's
 precision-recall curve is drawn by sweeping ``min_card`` with it and without it
 (``--set min_card=0.4,0.45,0.5 --with cls_margins=1.0,1.15,1.3``).
+
+With more than one ``--data``, the cards missed and read wrong are also summed over the sets at
+each value (the last table, and ``totals`` in the JSON): the figure a choice is made on.
 """
 
 from __future__ import annotations
@@ -226,6 +229,26 @@ def sweep(reader: Reader, name: str, values: list, truths: list, grey: bool = Fa
     return rows
 
 
+def totals(figures: dict[str, list[dict]], keys: list[str]) -> list[dict]:
+    """Each combination of the ``keys`` settings' values summed over the data sets of
+    ``figures`` (data -> its sweep's rows): cards there, missed and read wrong, and the
+    precision and recall of the sum, in the rows' order."""
+    summed: dict[tuple, dict] = {}
+    for rows in figures.values():
+        for r in rows:
+            t = summed.setdefault(tuple(_key(r[k]) for k in keys),
+                                  {k: r[k] for k in keys} | {"cards_true": 0, "cards_missed": 0, "cards_wrong": 0})
+            for k in ("cards_true", "cards_missed", "cards_wrong"):
+                t[k] += r[k]
+    out = []
+    for t in summed.values():
+        right = t["cards_true"] - t["cards_missed"]
+        read = right + t["cards_wrong"]
+        out.append(t | {"precision": right / read if read else 1.0,
+                        "recall": right / t["cards_true"] if t["cards_true"] else 1.0})
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
@@ -286,10 +309,19 @@ def main() -> None:
                       f"{r['precision']:.4f} | {r['recall']:.4f} | "
                       f"{r['cards_missed']} / {r['cards_wrong']} ({r['cards_true']}) |", flush=True)
         figures[str(data)] = rows
+    keys = [*also, name]
+    summed = totals(figures, keys) if len(figures) > 1 else []
+    if summed:
+        print(f"\n| all {len(figures)} sets | {' | '.join(keys)} | precision | recall | cards missed / wrong (of) |")
+        print("|---|" + "---|" * (len(keys) + 3))
+        for t in summed:
+            print(f"| all | {' | '.join(str(t[k]) for k in keys)} | {t['precision']:.4f} | {t['recall']:.4f} | "
+                  f"{t['cards_missed']:,} / {t['cards_wrong']:,} ({t['cards_true']:,}) |")
     if args.json:
         out = {"weights": str(args.weights), "setting": name, "values": values, "also": also, "with": fixed,
                "photos": args.photos, "grey": args.grey, "squeeze": args.squeeze,
-               "squeeze_axis": args.squeeze_axis, "band": list(args.band) if args.band else None, "figures": figures}
+               "squeeze_axis": args.squeeze_axis, "band": list(args.band) if args.band else None, "figures": figures,
+               "totals": summed}
         args.json.write_text(json.dumps(out, indent=2))
 
 

@@ -731,6 +731,42 @@ def test_flag_rules_records_each_card_and_counts_a_rule():
                                                                                "right_per_wrong": None}
 
 
+def test_flag_rules_sums_the_sets_and_prices_each_step_up_the_confidence_ladder():
+    module = script("flag_rules")
+
+    def row(conf, right, flag=False):
+        return {"conf": conf, "flag": flag, "right": right, "n": 2, "side": 30.0, "p": conf, "gap": 0.5,
+                "det": 0.9, "black": False}
+
+    # Set a: a wrong card at 0.81 and two right ones at 0.815 (caught by conf<0.82 at 2 right per wrong);
+    # set b: a flagged wrong card and a wrong one at 0.83 with a right one at 0.835 (conf<0.84: 1 per wrong).
+    a = [row(0.81, False), row(0.815, True), row(0.815, True), row(0.95, True)]
+    b = [row(0.5, False, flag=True), row(0.83, False), row(0.835, True)]
+    every = a + b
+    summed = {name: module.count(every, rule) for name, rule in module.rules().items()}
+    assert (summed["shipped"]["cards"], summed["shipped"]["wrong"], summed["shipped"]["wrong_flagged"]) == (7, 3, 1)
+    steps = module.ladder_steps(summed)
+    assert list(steps)[:3] == ["conf<0.76", "conf<0.78", "conf<0.8"]  # in rising confidence
+    assert steps["conf<0.8"] is None  # catches nothing more than the shipped flag
+    assert (steps["conf<0.82"], steps["conf<0.84"]) == (2.0, 1.0)
+    assert steps["conf<0.85"] is None and steps["conf<0.9"] is None
+
+
+def test_settings_sweep_sums_each_value_over_the_sets():
+    module = script("settings_sweep")
+
+    def row(value, true, missed, wrong, tilt=(0.0,)):
+        return {"cls_up_tilts": tilt, "min_card": value, "precision": 0.0, "recall": 0.0, "cards_true": true,
+                "cards_missed": missed, "cards_wrong": wrong, "exact_hand_rate": 0.0}
+
+    figures = {"data/a": [row(0.5, 100, 10, 5), row(0.6, 100, 12, 3), row(0.5, 100, 9, 6, (-6.0, 0.0, 6.0))],
+               "data/b": [row(0.5, 50, 5, 5), row(0.6, 50, 6, 4), row(0.5, 50, 4, 6, (-6.0, 0.0, 6.0))]}
+    rows = module.totals(figures, ["cls_up_tilts", "min_card"])
+    assert [(r["cls_up_tilts"], r["min_card"], r["cards_true"], r["cards_missed"], r["cards_wrong"]) for r in rows] == [
+        ((0.0,), 0.5, 150, 15, 10), ((0.0,), 0.6, 150, 18, 7), ((-6.0, 0.0, 6.0), 0.5, 150, 13, 12)]
+    assert rows[0]["precision"] == pytest.approx(135 / 145) and rows[0]["recall"] == pytest.approx(135 / 150)
+
+
 def test_ort_spinning_builds_each_reader_as_asked_and_leaves_the_default():
     import vision.onnx
 
