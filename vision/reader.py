@@ -277,7 +277,7 @@ class Settings:
     # Session 46's classifier at min_card 0.64 (flag-rules-session46.json): 2,714 of 24,143
     # flagged, 242 of 729 wrong unflagged (0.9887); 0.82 would flag 13.4 right a wrong: kept.
     # Session 47's (flag-rules-session47.json): 2,677 of 24,184 flagged, 249 of 715 wrong
-    # unflagged (0.9884); 0.82 would flag 11.0 right a wrong (within session 30's too dear): kept.
+    # unflagged (0.9884); 0.82 would flag 11.0 right a wrong (10-30 judged too dear in session 30): kept.
     uncertain_below: float = 0.8
     far_apart: float = 9.0  # indices of one code further than this many index sizes: flagged
     # A deck holds each card once: an index far from the stronger card of its code is another
