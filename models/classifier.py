@@ -355,6 +355,8 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
             step += 1
             seen += len(yb)
             loss_sum += loss.item() * len(yb)
+        if not seen:  # the budget ran out before this epoch's first batch: it trained nothing
+            break
         acc = evaluate(model, x_val, y_val)
         row = {"epoch": len(history) + 1, "crop": crop, "arch": arch, "loss": round(loss_sum / max(seen, 1), 4),
                "val_top1": round(acc, 4),

@@ -63,6 +63,33 @@ def test_a_time_budget_stops_training_and_workers_augment(tmp_path):
     assert (tmp_path / "out" / "classifier.pt").exists() and not (tmp_path / "out" / "classifier.onnx").exists()
 
 
+def test_a_budget_spent_between_epochs_records_no_empty_epoch(tmp_path, monkeypatch):
+    # Session 48's run ended with a row of 0 crops seen: the budget ran out after the next
+    # epoch had begun, before its first batch. Such an epoch trained nothing: no row for it.
+    import types
+
+    import models.classifier as classifier
+
+    _tiny_crops(tmp_path)
+    budget = 60.0  # seconds: minutes=1
+    clock = {"now": 0.0, "step": 0.001, "late": False}
+
+    def now() -> float:
+        t = clock["now"]
+        clock["now"] += clock["step"]
+        return t
+
+    def log(line: str) -> None:  # after the first epoch's row: the budget runs out one call later
+        if '"epoch"' in line and not clock["late"]:
+            clock.update(now=budget - 1.5, step=1.0, late=True)
+
+    monkeypatch.setattr(classifier, "time", types.SimpleNamespace(time=now))
+    metrics = classifier.train_classifier(tmp_path, tmp_path / "out", epochs=5, batch=32, threads=1, minutes=1,
+                                          export=False, log=log)
+    assert [row["crops_seen"] for row in metrics["history"]] == [96]
+    assert metrics["epochs_run"] == 1 and metrics["val_top1"] == metrics["history"][0]["val_top1"]
+
+
 def test_augment_shows_some_crops_without_colour():
     # Black-and-white photos exist (phone filters, night webcams): a red index must then be
     # read by its shape, so training shows some crops with no colour left.
