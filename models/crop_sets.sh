@@ -40,18 +40,17 @@ group_parts() {  # camera seed, procedural base, synth seeds
 }
 
 sources() {  # the crop folders of a group
-  local parts seed base s
+  local parts synths s
   parts=$(group_parts "$1") || return 1
-  read -r seed base s <<<"$parts"
+  read -r _ _ synths <<<"$parts"
   echo "$data/cls-camera$1 $data/cls-webcam$1"
-  for s in $(echo "$parts" | cut -d' ' -f3-); do echo "$data/synth$s/crops $data/synth$s/crops-neg"; done
+  for s in $synths; do echo "$data/synth$s/crops $data/synth$s/crops-neg"; done
 }
 
 make_group() {
   local parts seed base synths s
   parts=$(group_parts "$1") || return 1
-  read -r seed base _ <<<"$parts"
-  synths=$(echo "$parts" | cut -d' ' -f3-)
+  read -r seed base synths <<<"$parts"  # the last name takes the rest: every synth seed
   local last=$((base + 999)) web=$((base + 1000))
   # a set counts as made once this script has finished it (.made): one cut off is made again
   if [ ! -e "$data/cls-camera$1/.made" ]; then
