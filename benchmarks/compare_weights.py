@@ -40,9 +40,9 @@ def grey_photo(path: Path) -> np.ndarray:
 
 
 def crop_reads(reader: Reader, x: np.ndarray) -> np.ndarray:
-    """The class each crop is read as (at the reader's turns)."""
-    turns = reader.settings.cls_turns
-    return np.concatenate([reader.classifier(x[i:i + 2048], turns=turns) for i in range(0, len(x), 2048)]).argmax(1)
+    """The class each crop is read as, the classifier asked as the reader asks it (at its turns, or
+    an upright classifier's crops turned upright by the way-up reader: ``Reader.crop_probs``)."""
+    return reader.crop_probs(x).argmax(1)
 
 
 def swapped(read: np.ndarray, y: np.ndarray, true_suit: int, read_suit: int) -> float | None:

@@ -29,7 +29,7 @@ from benchmarks.suit_probe import CLUBS, SPADES  # noqa: E402
 from datasets.decks import seed_range as seeds  # noqa: E402  (--procedural 0-23)
 from engine.cards import CODES  # noqa: E402
 from vision.crops import crop_square  # noqa: E402
-from vision.onnx import IndexClassifier  # noqa: E402
+from vision.reader import Reader  # noqa: E402
 
 PAPER = 128  # what shows outside a card's rounded corners
 
@@ -55,9 +55,11 @@ def scores(read: np.ndarray, y: np.ndarray) -> dict:
             "spades_read_as_clubs": swapped(read, y, SPADES, CLUBS)}
 
 
-def read_deck(classifier: IndexClassifier, deck, turns: int = 4) -> dict:
-    x, y = deck_crops(deck, classifier.size)
-    return scores(classifier(x, turns=turns).argmax(1), y)
+def read_deck(read, deck, side: int) -> dict:
+    """``deck``'s figures, its indices cut at ``side`` and read by ``read`` (crops -> probabilities:
+    ``Reader.crop_probs``, the classifier asked as the reader asks it)."""
+    x, y = deck_crops(deck, side)
+    return scores(read(x).argmax(1), y)
 
 
 def add_weights_and_decks(parser: argparse.ArgumentParser, seeds_example: str) -> None:
@@ -114,14 +116,11 @@ def main() -> None:
 
     names = deck_names(args.procedural)
     folders = {"a": args.a} | ({"b": args.b} if args.b else {})
-    classifiers = {k: IndexClassifier(f / "classifier.onnx") for k, f in folders.items()}
-    for k, c in classifiers.items():  # each index is read at its turns here, not turned upright first
-        if c.upright:
-            raise SystemExit(f"{folders[k]}'s classifier reads crops turned upright: this script reads them as cut")
+    readers = {k: Reader(f) for k, f in folders.items()}  # an upright classifier's crops turned as it reads them
     rows = {}
     for name in names:
         deck = load_deck(name)
-        rows[name] = {k: read_deck(c, deck) for k, c in classifiers.items()}
+        rows[name] = {k: read_deck(r.crop_probs, deck, r.classifier.size) for k, r in readers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades"))
     if args.json:
         args.json.write_text(json.dumps({"folders": {k: str(v) for k, v in folders.items()}, "decks": rows,

@@ -4,7 +4,8 @@
 1. the detector's recall by index size when it looks at the photo at full scale only, at
    full and half scale, and at a third look besides (``Settings.det_scales``);
 2. the classifier's top-1 on the validation crops when each crop is read once, at two half
-   turns, or at four quarter turns (``Settings.cls_turns``).
+   turns, or at four quarter turns (``Settings.cls_turns``); for a classifier of upright crops
+   (shipped since session 43), its one top-1, each crop turned upright as the reader turns it.
 
     python benchmarks/reader_choices.py --data data/synth2 [--photos 300] [--weights models/weights]
 """
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from models.classifier import load_crops  # noqa: E402
 from vision.evaluate import Truth, iou, synthetic_validation  # noqa: E402
 from vision.onnx import IndexClassifier, IndexDetector  # noqa: E402
+from vision.reader import Reader  # noqa: E402
 
 BUCKETS = ((0, 40, "< 40 px"), (40, 80, "40-80 px"), (80, 10_000, ">= 80 px"))
 
@@ -58,9 +60,12 @@ def main() -> None:
 
     x, y = load_crops(args.data / "crops", "val")
     clf = IndexClassifier(args.weights / "classifier.onnx")
-    if clf.upright:  # its crops are to be turned upright first: benchmarks/upright_classifier.py reads them so
-        raise SystemExit(f"{args.weights}'s classifier reads crops turned upright: compare it with "
-                         "benchmarks/upright_classifier.py")
+    if clf.upright:  # no turns to choose: it reads each crop once, turned upright by the way-up reader
+        top1 = (Reader(args.weights).crop_probs(x).argmax(1) == y).mean()
+        print(f"\nClassifier top-1 on {len(y)} synthetic validation crops: {top1:.3f}, each turned upright by "
+              "the way-up reader and read once at each of cls_up_tilts (an upright classifier has no turns "
+              "to choose; benchmarks/upright_classifier.py compares it with a plain one)")
+        return
     print(f"\nClassifier top-1 on {len(y)} synthetic validation crops")
     print("| turns | top-1 |")
     print("|---|---|")

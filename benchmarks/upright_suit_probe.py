@@ -1,7 +1,7 @@
 """Would the black suit reader read better if each index were turned upright first? A probe,
 not a reader setting: every club and spade index of every deck as a camera sees it
 (``datasets.index_crops.camera_crop``, as ``webcam_reads.py --look camera``), read as the reader
-reads it (the classifier at four turns, then the suit reader at four turns, rule "product"),
+reads it (the classifier as the reader asks it, then the suit reader at four turns, rule "product"),
 and again with the suit reader's 48-pixel crop first turned upright: by the way the index truly
 faces (recorded when the crop is drawn), or by the way the way-up reader (``way_up.onnx``) reads
 it from the classifier's 32-pixel crop; each at four turns and at one.
@@ -61,7 +61,7 @@ def read_deck(reader: Reader, crops: dict, y: np.ndarray, ups: np.ndarray) -> di
     small = crops[reader.classifier.size]
     big = crops[reader.suit.size]
     read_ups = reader.way_up.degrees(to_grey(small))
-    probs = reader.classifier(small, turns=4)
+    probs = reader.crop_probs(small)
     true, read = turn_upright(big, ups), turn_upright(big, read_ups)
     views = {"as_read": (big, 4), "upright_true_4": (true, 4), "upright_true_1": (true, 1),
              "upright_read_4": (read, 4), "upright_read_1": (read, 1)}

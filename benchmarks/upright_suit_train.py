@@ -70,7 +70,7 @@ def main() -> None:
                                    args.per_card)
         small, big = crops[reader.classifier.size], crops[reader.suit.size]
         read_ups = reader.way_up.degrees(to_grey(small))
-        probs = reader.classifier(small, turns=4)
+        probs = reader.crop_probs(small)
         views = {"shipped_as_read": (reader.suit, big, 4), "candidate_as_read": (candidate, big, 4),
                  "candidate_upright_true": (candidate, turn_upright(big, ups), 1),
                  "candidate_upright_read": (candidate, turn_upright(big, read_ups), 1)}

@@ -34,7 +34,6 @@ from benchmarks.deck_reads import add_weights_and_decks, deck_names, report, sco
 from datasets.index_crops import LOOKS, blur_range  # noqa: E402
 from engine.cards import CODES  # noqa: E402
 from vision.crops import to_grey  # noqa: E402
-from vision.onnx import IndexClassifier  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
@@ -69,14 +68,15 @@ def suit_wrong(read: np.ndarray, y: np.ndarray) -> float:
     return float((card & (read % 13 == y % 13) & (read // 13 != y // 13)).mean())
 
 
-def read_deck(classifier: IndexClassifier, crops: np.ndarray, y: np.ndarray, says=(),
+def read_deck(read, crops: np.ndarray, y: np.ndarray, says=(),
               suit_crops: dict | None = None, suit_probs=None) -> dict:
-    """The deck's figures as the reader reads its crops: the classifier at four turns, then
+    """The deck's figures as the reader reads its crops: ``read`` (crops -> probabilities:
+    ``Reader.crop_probs``, the classifier at four turns, or an upright one's crops turned), then
     the say of each suit reader in ``says`` (``Reader.suit_says``: network, suits, rule, weight) on the
     indices read as cards of its suits (``suit_crops``: side -> the same indices cut at it),
     as ``suit_probs(net, its crops, the classifier's crops)`` reads them (``Reader.suit_probs``:
     an upright suit reader's crops turned upright first; by default at four turns)."""
-    probs = classifier(crops, turns=4)
+    probs = read(crops)
     suit_probs = suit_probs or (lambda net, x, small: net(x, turns=4))
     for net, suits, rule, weight in says:
         probs = apply_suit_reader(probs, lambda mask, net=net: suit_probs(net, suit_crops[net.size][mask], crops[mask]),
@@ -114,7 +114,7 @@ def main() -> None:
         deck = load_deck(name)
         crops = {s: deck_crops(deck, s, args.seed, args.per_card, args.blur, args.look, args.grey) for s in sides}
         suit_crops = {s: x for s, (x, _) in crops.items()}
-        rows[name] = {k: read_deck(r.classifier, *crops[r.classifier.size], says[k], suit_crops, r.suit_probs)
+        rows[name] = {k: read_deck(r.crop_probs, *crops[r.classifier.size], says[k], suit_crops, r.suit_probs)
                       for k, r in readers.items()}
     summary = report(rows, list(folders), ("right", "clubs_read_as_spades", "spades_read_as_clubs", "suit_wrong"))
     if args.json:

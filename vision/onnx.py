@@ -257,6 +257,9 @@ class IndexClassifier:
         ``benchmarks/reader_choices.py``)."""
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, not {turns}")
+        if self.upright and turns != 1:  # it learnt upright crops only: a crop turned is one it never saw
+            raise ValueError("this network reads crops turned upright (by the way-up reader) once, not at "
+                             f"{turns} turns: ask vision.reader.Reader.crop_probs, which turns them so")
         if len(crops) == 0:
             return np.zeros((0, self.classes), np.float32)
         if self.channels == 1 and crops.ndim == 4:

@@ -732,6 +732,15 @@ class Reader:
                 return self._classify_as_is(crops, turns).reshape(len(tilts), n, -1).mean(0)
         return self._classify_as_is(crops, turns)
 
+    def crop_probs(self, crops: np.ndarray, batch: int = 2048) -> np.ndarray:
+        """The classifier's probabilities (N, classes) for index crops (N, S, S, 3) cut at its side,
+        asked as the reader asks it (:meth:`_classify`: at ``cls_turns`` turns, or turned upright
+        by the way-up reader and read once at each of ``cls_up_tilts``), ``batch`` at a time: for
+        scripts that read crops without a photo (benchmarks/deck_reads.py, compare_weights.py)."""
+        if len(crops) == 0:
+            return np.zeros((0, self.classifier.classes), np.float32)
+        return np.concatenate([self._classify(crops[i:i + batch]) for i in range(0, len(crops), batch)])
+
     def _classify_as_is(self, crops: np.ndarray, turns: int) -> np.ndarray:
         s = self.settings
         if getattr(self, "classifiers", 1) > 1:  # a group of classifiers (vision.onnx.ClassifierGroup)

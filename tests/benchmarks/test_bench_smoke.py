@@ -144,13 +144,12 @@ def test_deck_reads_cuts_every_index_on_paper_and_counts_clubs_read_as_spades():
     assert x.shape == (104, 16, 16, 3) and list(y[:2]) == [0, 0] and y[-1] == CODES.index("KC")
     assert x[0].min() == 0 and (x[1] == module.PAPER).all()  # the second box is bare paper
 
-    def classifier(crops, turns):  # reads every card right, but every club as its spade
+    def classifier(crops):  # reads every card right, but every club as its spade
         p = np.zeros((len(crops), 53), np.float32)
         p[np.arange(len(crops)), [k - 39 if k >= 39 else k for k in y]] = 1
         return p
 
-    classifier.size = 16
-    r = module.read_deck(classifier, deck)
+    r = module.read_deck(classifier, deck, 16)
     assert r["indices"] == 104 and r["right"] == 0.75
     assert r["clubs_read_as_spades"] == 1.0 and r["spades_read_as_clubs"] == 0.0
     assert module.seeds("0-3") == [0, 1, 2, 3] and module.seeds("7") == [7]
@@ -202,7 +201,7 @@ def test_webcam_reads_cuts_each_black_index_per_card_and_counts_clubs_read_as_sp
     camera, y2 = module.deck_crops(bar_deck(), 16, seed=1, per_card=2, look="camera")
     assert camera.shape == x.shape and np.array_equal(y2, y) and not np.array_equal(camera, x)  # --look reaches them
 
-    def classifier(crops, turns):  # reads every spade right, every club as its spade
+    def classifier(crops):  # reads every spade right, every club as its spade
         p = np.zeros((len(crops), 53), np.float32)
         p[np.arange(len(crops)), [k - 39 if k >= 39 else k for k in y]] = 1
         return p
@@ -225,7 +224,7 @@ def test_webcam_reads_grey_cuts_every_index_in_black_and_white_and_asks_the_grey
     assert x.shape == (52, 16, 16, 3) and [CODES[k] for k in y] == list(CODES)
     assert (x[..., 0] == x[..., 1]).all() and (x[..., 1] == x[..., 2]).all()
 
-    def classifier(crops, turns):  # every heart read as its spade (0.6 v 0.4), the rest right
+    def classifier(crops):  # every heart read as its spade (0.6 v 0.4), the rest right
         p = np.zeros((len(crops), 53), np.float32)
         p[np.arange(len(crops)), y] = 1
         hearts = (y >= 13) & (y < 26)

@@ -196,3 +196,31 @@ def test_an_upright_classifier_with_weight_averaging_takes_its_batch_norms_over_
     classifier.train_classifier(tmp_path, tmp_path / "w", epochs=2, batch=32, threads=1, swa=True, upright=True,
                                 export=False, log=lambda _: None)
     assert made == [True, True, True]  # two epochs' batches, then the batch norms'
+
+
+def test_an_upright_classifier_refuses_to_read_crops_at_several_turns():
+    # it learnt upright crops only: read at four turns, three of every four reads are of crops
+    # turned a way it never saw (benchmark scripts did so silently before session 49)
+    from vision.onnx import IndexClassifier
+    from vision.reader import DEFAULT_WEIGHTS
+
+    net = IndexClassifier(DEFAULT_WEIGHTS / "classifier.onnx", threads=1)
+    crops = np.stack([tee(net.size, 0.0)] * 2)
+    assert net.upright and net(crops).shape == (2, 53)
+    for turns in (2, 4):
+        with pytest.raises(ValueError, match=r"turned upright.*Reader\.crop_probs"):
+            net(crops, turns=turns)
+
+
+def test_crop_probs_asks_the_classifier_as_the_reader_does_a_batch_at_a_time():
+    asked = []
+    net = _Net(upright=True)
+    reader = _reader(net, asked)
+    crops = np.stack([tee(32, 180.0)] * 5)
+    assert reader.crop_probs(crops, batch=2).shape == (5, 53)
+    assert asked == [2, 2, 1] and [len(c) for c, _ in net.seen] == [2, 2, 1]  # three batches, each its way asked
+    assert all(turns == 1 and all(bar_above_ink(c) for c in seen) for seen, turns in net.seen)  # turned upright
+    assert reader.crop_probs(crops[:0]).shape == (0, 53) and asked == [2, 2, 1]  # none: nothing asked
+    plain = _Net(upright=False)
+    _reader(plain, asked).crop_probs(crops)
+    assert [t for _, t in plain.seen] == [4] and asked == [2, 2, 1]  # at cls_turns, as cut
