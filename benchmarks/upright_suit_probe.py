@@ -85,6 +85,10 @@ def main() -> None:
     reader = Reader(args.a)
     if reader.suit is None or reader.way_up is None:
         parser.error(f"{args.a} needs suit.onnx and way_up.onnx")
+    if reader.suit.upright:  # it reads crops turned upright once: the turns this probe asks are not its way
+        parser.error(f"{args.a}'s suit reader already reads crops turned upright (shipped so since session 24): "
+                     "the question this probe asks is answered; give --a a folder whose suit reader reads "
+                     "crops at any turn")
     names = deck_names(args.procedural, real=not args.no_real)
     if not names:
         parser.error("no decks: fetch the real designs or give --procedural")

@@ -60,6 +60,10 @@ def main() -> None:
     parser.add_argument("--control", action="store_true",
                         help="train on the crops as they are, with the usual turns, and read them so")
     args = parser.parse_args()
+    if IndexClassifier(args.a / "suit.onnx").upright:  # refused before minutes of training, not after
+        parser.error(f"{args.a}'s suit reader already reads crops turned upright (shipped so since session 24): "
+                     "this script trains one so from a suit reader of crops at any turn, read at four turns; "
+                     "give --a a folder with such a reader")
     candidate = IndexClassifier(train(args.data, args.out, args.minutes, args.a / "suit.pt", turn=not args.control))
     ways = ("shipped_as_read", "candidate_as_read") if args.control else WAYS
     reader = Reader(args.a)

@@ -74,14 +74,15 @@ def mine(data: Path, detector, side: int, *, conf: float, scales: tuple[float, .
     return x, {"photos": len(photos), "boxes": boxes_seen, "false_alarms": alarms, "kept": len(crops)}
 
 
-def read_as_card(classifier, settings):
+def read_as_card(read, settings):
     """A ``keep`` for :func:`mine`: the crops the reader would report as an index (its own
     ``vision.reader.index_read``: a card code, confidence sqrt(detector score x probability) at
-    least ``settings.min_index``)."""
+    least ``settings.min_index``), read by ``read`` (crops -> probabilities: ``Reader.crop_probs``,
+    the classifier asked as the reader asks it, an upright one's crops turned upright first)."""
     from vision.reader import index_read
 
     def keep(crops: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        probs = classifier(crops, turns=settings.cls_turns)
+        probs = read(crops)
         # The box does not enter the decision; the reader's rule is applied as it stands.
         return np.array([index_read((0.0, 0.0, 0.0, 0.0), float(s), p, settings) is not None
                          for s, p in zip(scores, probs, strict=True)], bool)
@@ -115,7 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         if done % 250 == 0 or done == total:
             print(f"{done}/{total} photos, {time.time() - t0:.0f} s", flush=True)
 
-    keep = read_as_card(classifier, settings) if args.read_as_card else None
+    keep = None
+    if args.read_as_card:
+        from vision.reader import Reader
+
+        keep = read_as_card(Reader(args.weights).crop_probs, settings)
     x, counts = mine(args.data, detector, side, conf=settings.det_conf, scales=settings.det_scales,
                      limit=args.limit, skip=args.skip, keep=keep, progress=progress)
     x = np.repeat(x, args.repeat, axis=0)

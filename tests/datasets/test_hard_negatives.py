@@ -68,8 +68,20 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
     assert shard["x"].shape == (1, 16, 16, 3) and shard["y"].tolist() == [52]
     assert json.loads((data / "crops-neg" / "summary.json").read_text())["false_alarms"] == 1
 
-    # With the classifier in the loop: kept only when it reads a card there, written --repeat times.
-    Classifier.__call__ = lambda self, crops, turns: np.eye(53, dtype=np.float32)[[3] * len(crops)]
+    # With the classifier in the loop, asked as the reader asks it: kept only when it reads a card
+    # there, written --repeat times.
+    import vision.reader
+
+    class Reader:
+        read_as = 3
+
+        def __init__(self, path):
+            assert path == tmp_path
+
+        def crop_probs(self, crops):
+            return np.eye(53, dtype=np.float32)[[self.read_as] * len(crops)]
+
+    monkeypatch.setattr(vision.reader, "Reader", Reader)
     out = tmp_path / "neg2"
     assert main(["--data", str(data), "--weights", str(tmp_path), "--read-as-card", "--repeat", "3",
                  "--out", str(out)]) == 0
@@ -77,7 +89,7 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
     assert shard["x"].shape == (3, 16, 16, 3) and shard["y"].tolist() == [52] * 3
     summary = json.loads((out / "summary.json").read_text())
     assert summary["kept"] == 1 and summary["written"] == 3 and summary["read_as_card"] is True
-    Classifier.__call__ = lambda self, crops, turns: np.eye(53, dtype=np.float32)[[52] * len(crops)]
+    Reader.read_as = 52
     assert main(["--data", str(data), "--weights", str(tmp_path), "--read-as-card", "--out", str(out)]) == 0
     assert np.load(out / "train-neg-0000.npz")["x"].shape == (0, 16, 16, 3)
 
@@ -104,8 +116,7 @@ def test_keep_chooses_among_the_false_alarms(tmp_path):
 def test_read_as_card_keeps_what_the_reader_would_report():
     from vision.reader import Settings
 
-    def classifier(crops, turns):
-        assert turns == 4
+    def classifier(crops):
         p = np.zeros((3, 53), np.float32)
         p[0, 5] = 0.9   # a card, sure: sqrt(0.5 x 0.9) = 0.67 -> reported
         p[1, 52] = 0.9  # "no index"
