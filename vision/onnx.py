@@ -236,6 +236,8 @@ class IndexClassifier:
     A model trained on grey crops (one input channel, before colour) is given grey ones.
     """
 
+    upright = False  # read from the file's metadata in __init__: see there
+
     def __init__(self, path: Path, threads: int = 2) -> None:
         self.session = _session(path, threads)
         self.input = self.session.get_inputs()[0].name
