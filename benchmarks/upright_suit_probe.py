@@ -57,6 +57,20 @@ def deck_crops(deck, sides: tuple[int, ...], seed: int, per_card: int) -> tuple[
     return {s: np.stack(v) for s, v in xs.items()}, np.array(ys), np.array(ups)
 
 
+def probed_reader(parser: argparse.ArgumentParser, folder: Path) -> Reader:
+    """The reader of ``folder``, refused (``parser.error``) unless it has a way-up reader and a
+    suit reader of crops at any turn: this probe and ``upright_suit_train.py`` read that suit
+    reader at four turns, not its way once it reads crops turned upright."""
+    reader = Reader(folder)
+    if reader.suit is None or reader.way_up is None:
+        parser.error(f"{folder} needs suit.onnx and way_up.onnx")
+    if reader.suit.upright:
+        parser.error(f"{folder}'s suit reader already reads crops turned upright (shipped so since session 24): "
+                     "the question these probes ask is answered; give --a a folder whose suit reader reads "
+                     "crops at any turn")
+    return reader
+
+
 def read_deck(reader: Reader, crops: dict, y: np.ndarray, ups: np.ndarray) -> dict:
     small = crops[reader.classifier.size]
     big = crops[reader.suit.size]
@@ -82,13 +96,7 @@ def main() -> None:
     parser.add_argument("--per-card", type=int, default=2, help="crops per black card and deck")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
-    reader = Reader(args.a)
-    if reader.suit is None or reader.way_up is None:
-        parser.error(f"{args.a} needs suit.onnx and way_up.onnx")
-    if reader.suit.upright:  # it reads crops turned upright once: the turns this probe asks are not its way
-        parser.error(f"{args.a}'s suit reader already reads crops turned upright (shipped so since session 24): "
-                     "the question this probe asks is answered; give --a a folder whose suit reader reads "
-                     "crops at any turn")
+    reader = probed_reader(parser, args.a)
     names = deck_names(args.procedural, real=not args.no_real)
     if not names:
         parser.error("no decks: fetch the real designs or give --procedural")

@@ -24,10 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.deck_reads import deck_names, report, seeds  # noqa: E402
-from benchmarks.upright_suit_probe import deck_crops  # noqa: E402
+from benchmarks.upright_suit_probe import deck_crops, probed_reader  # noqa: E402
 from models import suit  # noqa: E402
 from vision.crops import to_grey, turn_upright  # noqa: E402
-from vision.reader import Reader  # noqa: E402
 from vision.suits import apply_suit_reader  # noqa: E402
 
 WAYS = ("shipped_as_read", "candidate_upright_true", "candidate_upright_read")
@@ -60,13 +59,9 @@ def main() -> None:
     parser.add_argument("--control", action="store_true",
                         help="train on the crops as they are, with the usual turns, and read them so")
     args = parser.parse_args()
-    if IndexClassifier(args.a / "suit.onnx").upright:  # refused before minutes of training, not after
-        parser.error(f"{args.a}'s suit reader already reads crops turned upright (shipped so since session 24): "
-                     "this script trains one so from a suit reader of crops at any turn, read at four turns; "
-                     "give --a a folder with such a reader")
+    reader = probed_reader(parser, args.a)  # refused before minutes of training, not after
     candidate = IndexClassifier(train(args.data, args.out, args.minutes, args.a / "suit.pt", turn=not args.control))
     ways = ("shipped_as_read", "candidate_as_read") if args.control else WAYS
-    reader = Reader(args.a)
     names = deck_names(args.procedural)
     rows = {}
     for name in names:

@@ -1064,3 +1064,14 @@ def test_upright_classifier_reads_the_same_crops_as_cut_and_turned_upright(tmp_p
     assert 0 <= out["way_up_error_deg"]["median"] <= 180 and 0 <= out["way_up_error_deg"]["off_45"] <= 1
     with pytest.raises(SystemExit, match="--plain must read crops at any turn"):
         module.compare(upright, upright, crops)
+
+
+def test_the_upright_suit_probes_refuse_a_suit_reader_already_upright(capsys):
+    # they read the suit reader at four turns: the shipped one (upright since session 24) is refused
+    # at the start, before upright_suit_train.py's minutes of training
+    import argparse
+
+    module = script("upright_suit_probe")
+    with pytest.raises(SystemExit):
+        module.probed_reader(argparse.ArgumentParser(), ROOT / "models" / "weights")
+    assert "already reads crops turned upright" in capsys.readouterr().err
