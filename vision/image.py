@@ -41,6 +41,19 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+# The brands of the ISO media files that hold HEIF images (HEIC: an iPhone's photos) or AVIF
+# ones, at bytes 8-12 after the "ftyp" box's name: OpenCV's wheels decode neither.
+_HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC", b"hevc": "HEIC",
+                b"hevx": "HEIC", b"mif1": "HEIF", b"msf1": "HEIF", b"avif": "AVIF", b"avis": "AVIF"}
+
+
+def _heif_kind(data: bytes) -> str | None:
+    """"HEIC", "HEIF" or "AVIF" where ``data`` is such a file (by its ``ftyp`` box), else None."""
+    if data[4:8] != b"ftyp":
+        return None
+    return _HEIF_BRANDS.get(data[8:12])
+
+
 def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarray:
     """A BGR uint8 image, or :class:`ImageError` saying what is wrong."""
     if isinstance(source, np.ndarray):
@@ -83,6 +96,11 @@ def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarra
         kind = "JPEG" if data[:2] == b"\xff\xd8" else "PNG" if data[:4] == b"\x89PNG" else None
         if kind:
             raise ImageError(f"{name} is a damaged or truncated {kind} file")
+        heif = _heif_kind(data)
+        if heif:
+            raise ImageError(f"{name} is a {heif} photo (an iPhone's usual format), which this reader cannot "
+                             "open: save or share it as JPEG (on an iPhone: Settings > Camera > Formats > "
+                             "Most Compatible)")
         raise ImageError(f"{name} is not an image (JPEG, PNG, WebP or BMP expected)")
     if data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
         raise ImageError(f"{name} is a truncated JPEG (the file ends before the image does)")

@@ -39,6 +39,8 @@ def test_good_inputs(tmp_path):
     [
         (lambda p: b"", "is empty"),
         (lambda p: b"this is a text file, not a photo", "is not an image"),
+        (lambda p: b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 200, "is a HEIC photo .*as JPEG"),
+        (lambda p: b"\x00\x00\x00\x18ftypmif1\x00\x00\x00\x00mif1heic" + b"\x00" * 200, "is a HEIF photo"),
         (lambda p: jpeg_bytes()[: len(jpeg_bytes()) // 2], "truncated JPEG"),
         (lambda p: png_header(20000, 20000) + b"\x00" * 100, "too large: 20000x20000"),
         (lambda p: np.zeros((0, 0, 3), np.uint8), "empty image"),
