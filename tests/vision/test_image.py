@@ -96,3 +96,25 @@ def test_stretch_widens_or_heightens_and_never_shrinks():
     assert stretch(img, 0.75).shape == (120, 160, 3)
     with pytest.raises(ValueError, match="positive"):
         stretch(img, 0)
+
+
+def test_a_phone_photo_is_turned_by_its_exif_orientation(tmp_path):
+    """A phone stores a photo taken upright as landscape pixels with an EXIF turn (6: 90 degrees
+    clockwise); the reader sees it as the phone showed it, from a file or an upload's bytes."""
+    import io
+
+    from PIL import Image
+
+    pixels = np.zeros((40, 80, 3), np.uint8)
+    pixels[:, :40] = 255  # the left half white
+    img = Image.fromarray(pixels)
+    exif = img.getexif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    img.save(buffer, "JPEG", exif=exif)
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(buffer.getvalue())
+    for source in (buffer.getvalue(), path):
+        turned = load_image(source)
+        assert turned.shape == (80, 40, 3)
+        assert turned[:30].mean() > 200 and turned[50:].mean() < 50  # the white half now on top
