@@ -97,10 +97,13 @@ def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarra
         if kind:
             raise ImageError(f"{name} is a damaged or truncated {kind} file")
         heif = _heif_kind(data)
-        if heif:
-            raise ImageError(f"{name} is a {heif} photo (an iPhone's usual format), which this reader cannot "
+        if heif == "HEIC":
+            raise ImageError(f"{name} is a HEIC photo (an iPhone's usual format), which this reader cannot "
                              "open: save or share it as JPEG (on an iPhone: Settings > Camera > Formats > "
                              "Most Compatible)")
+        if heif:
+            raise ImageError(f"{name} is {'an' if heif == 'AVIF' else 'a'} {heif} image, which this reader "
+                             "cannot open: save or share it as JPEG")
         raise ImageError(f"{name} is not an image (JPEG, PNG, WebP or BMP expected)")
     if data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
         raise ImageError(f"{name} is a truncated JPEG (the file ends before the image does)")
