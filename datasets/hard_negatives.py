@@ -107,20 +107,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.skip < 0 or args.repeat < 1 or (args.limit is not None and args.limit < 1):
         parser.error("--skip must be 0 or more, --repeat and --limit 1 or more")
     settings = Settings.load(args.weights)
-    detector = IndexDetector(args.weights / "detector.onnx")
-    classifier = IndexClassifier(args.weights / "classifier.onnx")
-    side = classifier.size
+    keep = None
+    if args.read_as_card:  # the reader's own networks, loaded once: its detector mines, its classifier keeps
+        from vision.reader import Reader
+
+        reader = Reader(args.weights)
+        detector = getattr(reader.detector, "members", [reader.detector])[0]  # a group's first: as without
+        side = reader.classifier.size
+        keep = read_as_card(reader.crop_probs, settings)
+    else:
+        detector = IndexDetector(args.weights / "detector.onnx")
+        side = IndexClassifier(args.weights / "classifier.onnx").size
     t0 = time.time()
 
     def progress(done: int, total: int) -> None:
         if done % 250 == 0 or done == total:
             print(f"{done}/{total} photos, {time.time() - t0:.0f} s", flush=True)
 
-    keep = None
-    if args.read_as_card:
-        from vision.reader import Reader
-
-        keep = read_as_card(Reader(args.weights).crop_probs, settings)
     x, counts = mine(args.data, detector, side, conf=settings.det_conf, scales=settings.det_scales,
                      limit=args.limit, skip=args.skip, keep=keep, progress=progress)
     x = np.repeat(x, args.repeat, axis=0)

@@ -69,11 +69,22 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
     assert json.loads((data / "crops-neg" / "summary.json").read_text())["false_alarms"] == 1
 
     # With the classifier in the loop, asked as the reader asks it: kept only when it reads a card
-    # there, written --repeat times.
+    # there, written --repeat times. The reader's own networks mine and keep: none loaded twice.
     import vision.reader
+
+    loaded = []
+
+    class Counted(Detector):
+        def __init__(self, path):
+            loaded.append(path)
+
+    monkeypatch.setattr(vision.onnx, "IndexDetector", Counted)
+    monkeypatch.setattr(vision.onnx, "IndexClassifier", Counted)
 
     class Reader:
         read_as = 3
+        detector = Detector(None)
+        classifier = Classifier(None)
 
         def __init__(self, path):
             assert path == tmp_path
@@ -92,6 +103,7 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
     Reader.read_as = 52
     assert main(["--data", str(data), "--weights", str(tmp_path), "--read-as-card", "--out", str(out)]) == 0
     assert np.load(out / "train-neg-0000.npz")["x"].shape == (0, 16, 16, 3)
+    assert loaded == []
 
 
 def test_skip_passes_over_the_photos_an_earlier_round_mined(tmp_path):
