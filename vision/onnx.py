@@ -298,18 +298,34 @@ class ClassifierGroup(_Group):
                                  f"{(first.size, first.channels, first.classes, first.upright)} "
                                  "(side, channels, classes, upright)")
 
-    def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0, first: float = 0.0) -> np.ndarray:
+    def __call__(self, crops: np.ndarray, turns: int = 1, members: int = 0, first: float = 0.0,
+                 unsure: float = 0.0) -> np.ndarray:
         """The asked members' probabilities averaged; ``first`` (0-1, 0: an even mean) is the
-        first member's share of the mean, the others sharing the rest evenly."""
+        first member's share of the mean, the others sharing the rest evenly. ``unsure`` (0-1,
+        0: every crop): the others read only the crops whose first member's top probability
+        (of any class, "no index" included) is under it; the rest keep the first's alone."""
         asked = self.asked(members)
         if not 0 <= first <= 1:
             raise ValueError(f"a group's first member's share must be from 0 to 1, not {first!r}")
-        if first == 0 or len(asked) == 1:
-            return sum(net(crops, turns=turns) for net in asked) / len(asked)
-        if first == 1:  # the others weigh nothing: not asked
+        if not 0 <= unsure <= 1:
+            raise ValueError(f"a group's unsure bound must be from 0 to 1, not {unsure!r}")
+        if len(asked) == 1 or first == 1:  # the others weigh nothing: not asked
             return asked[0](crops, turns=turns)
-        rest = sum(net(crops, turns=turns) for net in asked[1:]) / (len(asked) - 1)
-        return first * asked[0](crops, turns=turns) + (1 - first) * rest
+        if unsure == 0:
+            if first == 0:
+                return sum(net(crops, turns=turns) for net in asked) / len(asked)
+            return first * asked[0](crops, turns=turns) + (1 - first) * self._rest(asked, crops, turns)
+        share = first if first > 0 else 1 / len(asked)
+        probs = np.array(asked[0](crops, turns=turns), copy=True)
+        ask = probs.max(1) < unsure
+        if ask.any():
+            probs[ask] = share * probs[ask] + (1 - share) * self._rest(asked, crops[ask], turns)
+        return probs
+
+    @staticmethod
+    def _rest(asked: list, crops: np.ndarray, turns: int) -> np.ndarray:
+        """The mean of the members after the first."""
+        return sum(net(crops, turns=turns) for net in asked[1:]) / (len(asked) - 1)
 
 
 class WayUpReader:

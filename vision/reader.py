@@ -225,6 +225,18 @@ class Settings:
     # scratch, much weaker alone) beside the shipped one, shares swept with min_card
     # (models/weights/cls-apart-share-session41.json). The shipped folder has no group.
     cls_first: float = 0.0
+    # With a group: 0, every crop is read by every member; above 0, the members after the first
+    # read only the crops whose first member's top probability is under this (the rest keep the
+    # first's alone), for most of a group's gain at a part of its time. Session 51: the shipped
+    # classifier with session 50's grown one beside it (runs/cand-grow50b as classifier2.onnx),
+    # on 400 validation photos each of synth2, synth4, showdown23 and unseen25 at min_card 0.66,
+    # cards missed / wrong: every crop by both 1,401 / 319; under 0.99, 0.95, 0.9, 0.8, 0.7:
+    # 1,401 / 319, 1,398 / 316, 1,403 / 319, 1,405 / 317, 1,401 / 316 (the classifier alone
+    # 1,457 / 315); time on 100 real-dev photos against the classifier alone: every crop 1.37x,
+    # under 0.9 1.12x, under 0.8 1.07x (models/weights/cls-group-*-session51.json,
+    # speed-session51-group*.json). Not shipped: real-dev read one card fewer right and two
+    # more wrong (eval-real-dev-candidate-session51.json); the shipped folder has no group.
+    cls_unsure: float = 0.0
     min_index: float = 0.35  # an index read with less than this is dropped
     # A card with less than this is not reported. 0.48 in sessions 30-32 (with cls_margins above:
     # fewer cards both missed and wrong on every synthetic set); 0.5 again since session 33, with
@@ -507,6 +519,9 @@ class Settings:
         for name in ("det_members", "cls_members"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (all) or more, not {getattr(self, name)!r}")
+        if not 0 <= self.cls_unsure <= 1:
+            raise ValueError(f"cls_unsure must be from 0 (every crop read by every classifier) to 1, "
+                             f"not {self.cls_unsure!r}")
         if not 0 <= self.cls_first <= 1:
             raise ValueError(f"cls_first must be from 0 (an even mean) to 1 (the first classifier alone), "
                              f"not {self.cls_first!r}")
@@ -744,7 +759,8 @@ class Reader:
     def _classify_as_is(self, crops: np.ndarray, turns: int) -> np.ndarray:
         s = self.settings
         if getattr(self, "classifiers", 1) > 1:  # a group of classifiers (vision.onnx.ClassifierGroup)
-            return self.classifier(crops, turns=turns, members=s.cls_members, first=s.cls_first)
+            return self.classifier(crops, turns=turns, members=s.cls_members, first=s.cls_first,
+                                   unsure=s.cls_unsure)
         return self.classifier(crops, turns=turns)
 
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray,

@@ -105,6 +105,54 @@ def test_a_classifier_group_weighs_its_first_member_by_its_share():
         Settings(cls_first=-0.1)
 
 
+class _PerCrop(_Fixed):
+    """A stand-in classifier whose probabilities follow each crop's first pixel: 0 sure of class
+    0, anything else unsure between the first two classes; it records how many crops it read."""
+
+    def __init__(self, sure, unsure):
+        super().__init__(sure)
+        self.sure, self.unsure, self.read = np.float32(sure), np.float32(unsure), []
+
+    def __call__(self, crops, turns=1):
+        self.read.append(len(crops))
+        return np.stack([self.sure if c[0, 0, 0] == 0 else self.unsure for c in crops])
+
+
+def test_a_classifier_group_asks_its_others_only_where_its_first_is_unsure():
+    from vision.onnx import ClassifierGroup
+    from vision.reader import Settings
+
+    first = _PerCrop([0.95, 0.05, 0.0], [0.5, 0.4, 0.1])
+    second = _PerCrop([0.7, 0.3, 0.0], [0.1, 0.8, 0.1])
+    group = ClassifierGroup([first, second])
+    crops = np.zeros((3, 32, 32, 3), np.uint8)
+    crops[1] = 9  # the middle crop: the first member is unsure of it (top 0.5)
+    got = group(crops, unsure=0.9)
+    assert first.read == [3] and second.read == [1]  # the second reads the unsure crop alone
+    assert got.tolist() == [pytest.approx([0.95, 0.05, 0.0]), pytest.approx([0.3, 0.6, 0.1]),
+                            pytest.approx([0.95, 0.05, 0.0])]
+    # a share for the first holds for the crops asked; a bound above every top asks all of them
+    assert group(crops, unsure=0.9, first=0.75)[1].tolist() == pytest.approx([0.4, 0.5, 0.1])
+    assert np.allclose(group(crops, unsure=1.0), group(crops))
+    assert second.read[-2:] == [3, 3]
+    # sure of every crop: the others are not asked at all
+    second.read.clear()
+    group(np.zeros((2, 32, 32, 3), np.uint8), unsure=0.9)
+    assert second.read == []
+    # the reader asks its group so by its setting
+    from vision.reader import Reader
+
+    reader = object.__new__(Reader)
+    reader.settings, reader.classifiers, reader.classifier = Settings(cls_unsure=0.9), 2, group
+    second.read.clear()
+    assert reader._classify_as_is(crops, 1)[1].tolist() == pytest.approx([0.3, 0.6, 0.1])
+    assert second.read == [1]
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        group(crops, unsure=1.2)
+    with pytest.raises(ValueError, match="cls_unsure must be from 0"):
+        Settings(cls_unsure=-0.5)
+
+
 def test_a_classifier_group_refuses_members_that_read_other_crops():
     from vision.onnx import ClassifierGroup
 
