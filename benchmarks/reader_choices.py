@@ -49,7 +49,7 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, default=ROOT / "models" / "weights")
     args = parser.parse_args()
 
-    reader = Reader(args.weights)  # every network loaded once; a group's first member is asked alone below
+    reader = Reader(args.weights)  # every network loaded once; of a group, the first detector is measured alone
     det = getattr(reader.detector, "members", [reader.detector])[0]
     photos = synthetic_validation(args.data, args.photos)
     print(f"Detector recall at IoU 0.5 by index size (longer side), {len(photos)} synthetic validation photos")
