@@ -78,6 +78,20 @@ def test_crops_that_do_not_say_their_way_up_are_refused(tmp_path):
         way_up.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, log=lambda *_: None)
 
 
+def test_a_shard_of_false_alarms_beside_the_crops_is_dropped_not_refused(tmp_path):
+    # datasets.hard_negatives writes "no index" crops without a way up (a mixed crops folder has them)
+    _shards(tmp_path / "crops", np.random.default_rng(0))
+    np.savez_compressed(tmp_path / "crops" / "train-neg-0000.npz", x=np.zeros((5, 32, 32, 3), np.uint8),
+                        y=np.full(5, 52, np.int16))
+    x, up, counts = way_up.load([tmp_path / "crops"], "train")
+    assert counts == [95] and len(x) == len(up) == 95
+    # a shard of index crops without a way up is still an error
+    np.savez_compressed(tmp_path / "crops" / "train-old-0000.npz", x=np.zeros((2, 32, 32, 3), np.uint8),
+                        y=np.array([3, 52], np.int16))
+    with pytest.raises(ValueError, match="does not say which way"):
+        way_up.load([tmp_path / "crops"], "train")
+
+
 class _Session:
     """An onnxruntime session stand-in answering each crop's (cos, sin) of ``degrees``."""
 
