@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from models.classifier import load_crops  # noqa: E402
 from vision.evaluate import Truth, iou, synthetic_validation  # noqa: E402
-from vision.onnx import IndexDetector  # noqa: E402
+from vision.onnx import IndexDetector, first_member  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 BUCKETS = ((0, 40, "< 40 px"), (40, 80, "40-80 px"), (80, 10_000, ">= 80 px"))
@@ -50,7 +50,7 @@ def main() -> None:
     args = parser.parse_args()
 
     reader = Reader(args.weights)  # every network loaded once; of a group, the first detector is measured alone
-    det = getattr(reader.detector, "members", [reader.detector])[0]
+    det = first_member(reader.detector)
     photos = synthetic_validation(args.data, args.photos)
     print(f"Detector recall at IoU 0.5 by index size (longer side), {len(photos)} synthetic validation photos")
     print("| scales | " + " | ".join(n for *_, n in BUCKETS) + " |")
@@ -60,7 +60,7 @@ def main() -> None:
         print(f"| {', '.join(map(str, scales))} | " + " | ".join(f"{r:.3f} (n={n})" for n, r in got.values()) + " |")
 
     x, y = load_crops(args.data / "crops", "val")
-    clf = getattr(reader.classifier, "members", [reader.classifier])[0]
+    clf = first_member(reader.classifier)
     if clf.upright:  # no turns to choose: it reads each crop once, turned upright by the way-up reader
         top1 = (reader.crop_probs(x).argmax(1) == y).mean()
         print(f"\nClassifier top-1 on {len(y)} synthetic validation crops: {top1:.3f}, each turned upright by "

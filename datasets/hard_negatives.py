@@ -109,10 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.load(args.weights)
     keep = None
     if args.read_as_card:  # the reader's own networks, loaded once: its detector mines, its classifier keeps
+        from vision.onnx import first_member
         from vision.reader import Reader
 
         reader = Reader(args.weights)
-        detector = getattr(reader.detector, "members", [reader.detector])[0]  # a group's first: as without
+        detector = first_member(reader.detector)  # a group's first: as without --read-as-card
         side = reader.classifier.size
         keep = read_as_card(reader.crop_probs, settings)
     else:

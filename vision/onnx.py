@@ -205,6 +205,12 @@ class _Group:
         return self.members[:members] if members > 0 else self.members
 
 
+def first_member(net):
+    """A group's first network (:class:`DetectorGroup`, :class:`ClassifierGroup`), or ``net``
+    itself where it is one network: for scripts that measure one network of a reader alone."""
+    return net.members[0] if isinstance(net, _Group) else net
+
+
 class DetectorGroup(_Group):
     """Several index detectors asked as one (an ensemble): each looks at every scale and turn,
     and their boxes of one index are made one as :func:`fuse_boxes` makes them, scored by the

@@ -156,6 +156,14 @@ def test_a_classifier_group_asks_its_others_only_where_its_first_is_unsure():
         Settings(cls_unsure=-0.5)
 
 
+def test_first_member_is_a_groups_first_or_the_network_itself():
+    from vision.onnx import ClassifierGroup, first_member
+
+    one, two = _Fixed([0.5, 0.5]), _Fixed([0.2, 0.8])
+    assert first_member(ClassifierGroup([one, two])) is one
+    assert first_member(two) is two
+
+
 def test_a_classifier_group_refuses_members_that_read_other_crops():
     from vision.onnx import ClassifierGroup
 
