@@ -587,6 +587,10 @@ class IndexRead:
     # read together with its card's other index, which had read another code (read_as_pairs):
     # how sure the two together are of the code (its share of their probabilities multiplied)
     paired_share: float | None = None
+    # the classifier's top card probability for it cut at the training margin, one framing (the
+    # first read's, before any suit reader or pairing): what Reader.top_prob asks, kept so that
+    # the aspect probe need not ask the way-up reader and classifier again for the photo as it is
+    top: float | None = None
 
 
 class Reader:
@@ -682,8 +686,9 @@ class Reader:
             return []
         crops = crop_squares(img, boxes, self.classifier.size)
         ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
-        probs = self.classifier_probs(img, boxes, crops,
-                                      ways.degrees(range(len(boxes))) if self.classifier.upright else None)
+        probs, tops = self.classifier_probs(img, boxes, crops,
+                                            ways.degrees(range(len(boxes))) if self.classifier.upright else None,
+                                            tops=True)
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
         for net, suits, rule, weight in self.suit_says(grey):
@@ -694,8 +699,9 @@ class Reader:
         s = self.settings
         pairs = s.pair_share > 0 and ways is not None
         least = min(s.pair_weak, s.min_index) if pairs and s.pair_weak > 0 else s.min_index
-        reads = ((row, index_read(tuple(float(v) for v in box), score, p, s, patch, least=least))
-                 for row, (box, score, p, patch) in enumerate(zip(boxes, scores, probs, patches, strict=True)))
+        reads = ((row, index_read(tuple(float(v) for v in box), score, p, s, patch, least=least, top=top))
+                 for row, (box, score, p, patch, top) in enumerate(zip(boxes, scores, probs, patches, tops,
+                                                                       strict=True)))
         kept = [(row, r) for row, r in reads if r is not None and (row < added or r.confidence >= s.turned_min)]
         weak = [(row, r) for row, r in kept if r.confidence < s.min_index]  # only with pair_weak
         kept = [(row, r) for row, r in kept if r.confidence >= s.min_index]
@@ -764,12 +770,27 @@ class Reader:
         return self.classifier(crops, turns=turns)
 
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray,
-                         degrees: np.ndarray | None = None) -> np.ndarray:
+                         degrees: np.ndarray | None = None, tops: bool = False):
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
         training margin), read at ``cls_turns`` turns (or, for a classifier of upright crops,
         turned upright by the way-up reader's angles, ``degrees`` where already asked, and read
         once) and at each of ``cls_margins`` (and, with ``cls_shift``, cut off centre four ways;
-        with ``cls_tilts``, cut from the photo turned), averaged."""
+        with ``cls_tilts``, cut from the photo turned), averaged.
+
+        With ``tops``: those and, per index, the top card probability of the look cut at the
+        training margin alone (:meth:`top_prob`'s one framing; None each where ``cls_margins``
+        has no such look)."""
+        probs, margin = self._margin_probs(img, boxes, crops, degrees)
+        if not tops:
+            return probs
+        if margin is None:
+            return probs, [None] * len(boxes)
+        return probs, [float(v) for v in margin[:, :NONE_CLASS].max(1)]
+
+    def _margin_probs(self, img: np.ndarray, boxes, crops: np.ndarray,
+                      degrees: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`classifier_probs`'s probabilities, and those of its look at the training
+        margin (``crops``) alone, or None where there is no such look."""
         size = self.classifier.size
         looks = [crops if m == MARGIN else crop_squares(img, boxes, size, m) for m in self.settings.cls_margins]
         looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]
@@ -778,10 +799,12 @@ class Reader:
             degrees = self.way_up.degrees(crops) if degrees is None else degrees
             degrees = np.concatenate([np.tile(degrees, len(looks)), *(self.way_up.degrees(t) for t in tilted)])
         looks += tilted
+        at = self.settings.cls_margins.index(MARGIN) if MARGIN in self.settings.cls_margins else None
         if len(looks) == 1:
-            return self._classify(looks[0], degrees)
-        probs = self._classify(np.concatenate(looks), degrees)
-        return probs.reshape(len(looks), len(boxes), -1).mean(0)
+            probs = self._classify(looks[0], degrees)
+            return probs, (probs if at is not None else None)
+        per_look = self._classify(np.concatenate(looks), degrees).reshape(len(looks), len(boxes), -1)
+        return per_look.mean(0), (per_look[at] if at is not None else None)
 
     def suit_crops(self, net: IndexClassifier, img: np.ndarray, boxes) -> list[np.ndarray]:
         """Suit reader ``net``'s crops of the indices ``boxes`` in ``img``: one stack (N, S, S, C)
@@ -870,7 +893,7 @@ class Reader:
         may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
         if s.aspects and may_stretch and (indices or not probing):  # with nothing read there is nothing to probe
             best = aspect_score(cards, s.aspect_score)
-            here = self.top_prob(img, indices) if probing else None  # the photo as it is: once for every aspect
+            here = self.here_prob(img, indices) if probing else None  # the photo as it is: once for every aspect
             looks = [indices]
             for factor in s.aspects:
                 wide = stretch(img, factor)
@@ -907,6 +930,15 @@ class Reader:
         ``here``: :meth:`top_prob` of ``img``, where already known."""
         here = self.top_prob(img, indices) if here is None else here
         return float(self.top_prob(wide, indices, stretch_scale(img, wide)) - here)
+
+    def here_prob(self, img: np.ndarray, indices: list[IndexRead]) -> float:
+        """:meth:`top_prob` of ``indices`` in ``img``, the photo they were read in: from each
+        index's own ``top`` (kept by the first read) where all have one, the classifier not
+        asked again; else asked."""
+        tops = [r.top for r in indices]
+        if not indices or any(t is None for t in tops):
+            return self.top_prob(img, indices)
+        return np.array(tops, np.float32).mean()
 
     def top_prob(self, img: np.ndarray, indices: list[IndexRead], scale: tuple[float, float] = (1.0, 1.0)) -> float:
         """The mean of the classifier's top card probability for ``indices`` cut from ``img``
@@ -1155,17 +1187,19 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
 
 def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarray,
                settings: Settings = Settings(), patch: np.ndarray | None = None,
-               up: np.ndarray | None = None, least: float | None = None) -> IndexRead | None:
+               up: np.ndarray | None = None, least: float | None = None,
+               top: float | None = None) -> IndexRead | None:
     """One index: the classifier's likeliest class, its confidence sqrt(detector score x
     probability); None when that is "no index" or the confidence is under ``min_index`` (or
-    ``least``, where given: a weak read kept to be read with its card's other index)."""
+    ``least``, where given: a weak read kept to be read with its card's other index). ``top``:
+    kept as the read's ``top`` (IndexRead)."""
     k = int(p.argmax())
     if k == NONE_CLASS:
         return None
     conf = float(np.sqrt(score * p[k]))
     if conf < (settings.min_index if least is None else least):
         return None
-    return IndexRead(box, CODES[k], conf, p, patch, up)
+    return IndexRead(box, CODES[k], conf, p, patch, up, top=top)
 
 
 def suit_twin(code: str) -> str:

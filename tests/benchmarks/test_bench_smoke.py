@@ -1,5 +1,6 @@
 """The benchmark script runs (tiny n) and checks itself against RLCard; not a timing test."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -1075,3 +1076,14 @@ def test_the_upright_suit_probes_refuse_a_suit_reader_already_upright(capsys):
     with pytest.raises(SystemExit):
         module.probed_reader(argparse.ArgumentParser(), ROOT / "models" / "weights")
     assert "already reads crops turned upright" in capsys.readouterr().err
+
+
+def test_aspect_here_reads_fixture_photos_both_ways_the_same(tmp_path):
+    module = script("aspect_here")
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    out = tmp_path / "here.json"
+    assert module.main(["--photos", str(fixtures), "--n", "2", "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["photos"] == 2 and got["readings_that_differ"] == [] and got["largest_difference_of_the_figure"] == 0.0
+    assert got["median_ms_old"] > 0 and got["median_ms_new"] > 0
+    assert module.main(["--photos", str(tmp_path / "none")]) == 2  # no photos: a clear refusal

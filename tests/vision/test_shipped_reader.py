@@ -147,6 +147,28 @@ def test_the_way_up_reader_is_asked_about_each_index_once(reader, monkeypatch):
     assert [(i.card, i.confidence) for i in shared.indices] == [(i.card, i.confidence) for i in alone.indices]
 
 
+def test_the_aspect_probe_asks_nothing_again_for_the_photo_as_it_is(reader, monkeypatch):
+    # The probe's figure for the photo as it is comes from each index's own `top`, kept by the
+    # first read: the same number, to the bit, as asking the classifier again (top_prob).
+    asked = []
+    top_prob = reader.top_prob
+
+    def counting(img, indices, scale=(1.0, 1.0)):
+        asked.append(img.shape[:2])
+        return top_prob(img, indices, scale)
+
+    for prefix in ("webcam_WIN__WIN_20240627_12_09_15", "phone_IMG_date__IMG_20220921_193944"):
+        img = cv2.imread(str(_photo(prefix).image))
+        indices, _ = reader._read_cards(img, True)
+        assert indices and all(i.top is not None for i in indices)
+        assert reader.here_prob(img, indices) == top_prob(img, indices)
+        monkeypatch.setattr(reader, "top_prob", counting)
+        asked.clear()
+        reader.read(img)
+        assert asked == [(640, 1139), (853, 640), (1138, 640)], prefix  # each stretched photo only
+        monkeypatch.setattr(reader, "top_prob", top_prob)
+
+
 def test_with_pair_weak_weak_indices_are_offered_to_the_pairing_and_kept_only_when_lifted(monkeypatch):
     from dataclasses import replace
 
