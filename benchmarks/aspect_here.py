@@ -26,9 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import Reader
-from vision.image import load_image
-
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+from vision.image import image_files, load_image
 
 
 def reading_key(reading) -> list:
@@ -44,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", default=None, help="weights folder (default: the shipped one)")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     args = ap.parse_args(argv)
-    photos = sorted(p for p in Path(args.photos).rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES)[: args.n]
+    photos = image_files(args.photos)[: args.n]
     if not photos:
         print(f"no photos in {args.photos}", file=sys.stderr)
         return 2

@@ -686,9 +686,10 @@ class Reader:
             return []
         crops = crop_squares(img, boxes, self.classifier.size)
         ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
-        probs, tops = self.classifier_probs(img, boxes, crops,
-                                            ways.degrees(range(len(boxes))) if self.classifier.upright else None,
-                                            tops=True)
+        probs, margin = self._margin_probs(img, boxes, crops,
+                                           ways.degrees(range(len(boxes))) if self.classifier.upright else None)
+        # each index's one-framing figure, kept for the aspect probe (IndexRead.top)
+        tops = [None] * len(boxes) if margin is None else [float(v) for v in margin[:, :NONE_CLASS].max(1)]
         keep_patches = self.settings.same_turn_apart > 0 or self._asks_way_up()
         patches = to_grey(crops) if keep_patches else [None] * len(boxes)
         for net, suits, rule, weight in self.suit_says(grey):
@@ -770,27 +771,19 @@ class Reader:
         return self.classifier(crops, turns=turns)
 
     def classifier_probs(self, img: np.ndarray, boxes, crops: np.ndarray,
-                         degrees: np.ndarray | None = None, tops: bool = False):
+                         degrees: np.ndarray | None = None) -> np.ndarray:
         """The classifier's probabilities for the indices ``boxes`` (``crops``: them cut at the
         training margin), read at ``cls_turns`` turns (or, for a classifier of upright crops,
         turned upright by the way-up reader's angles, ``degrees`` where already asked, and read
         once) and at each of ``cls_margins`` (and, with ``cls_shift``, cut off centre four ways;
-        with ``cls_tilts``, cut from the photo turned), averaged.
-
-        With ``tops``: those and, per index, the top card probability of the look cut at the
-        training margin alone (:meth:`top_prob`'s one framing; None each where ``cls_margins``
-        has no such look)."""
-        probs, margin = self._margin_probs(img, boxes, crops, degrees)
-        if not tops:
-            return probs
-        if margin is None:
-            return probs, [None] * len(boxes)
-        return probs, [float(v) for v in margin[:, :NONE_CLASS].max(1)]
+        with ``cls_tilts``, cut from the photo turned), averaged."""
+        return self._margin_probs(img, boxes, crops, degrees)[0]
 
     def _margin_probs(self, img: np.ndarray, boxes, crops: np.ndarray,
                       degrees: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
         """:meth:`classifier_probs`'s probabilities, and those of its look at the training
-        margin (``crops``) alone, or None where there is no such look."""
+        margin (``crops``) alone (:meth:`top_prob`'s one framing), or None where
+        ``cls_margins`` has no such look."""
         size = self.classifier.size
         looks = [crops if m == MARGIN else crop_squares(img, boxes, size, m) for m in self.settings.cls_margins]
         looks += [crop_squares(img, moved, size) for moved in shifted_boxes(boxes, self.settings.cls_shift)]

@@ -43,16 +43,16 @@ def _reader(**settings):
 def _found(reader, monkeypatch):
     """The boxes read, the classifier reading the index left of x 50 as AS (0.9), the other as
     KH (0.6): with the detector's 0.5, that index's confidence is about 0.55."""
-    def probs(img, boxes, crops, degrees=None, tops=False):
+    def probs(img, boxes, crops, degrees=None):
         p = np.zeros((len(boxes), 53), np.float32)
         for row, box in enumerate(boxes):
             if box[0] < 50:
                 p[row, 0] = 0.9  # AS
             else:
                 p[row, 38] = 0.6  # KH
-        return (p, [None] * len(boxes)) if tops else p
+        return p, None  # the probabilities, and no look at the training margin kept apart
 
-    monkeypatch.setattr(reader, "classifier_probs", probs)
+    monkeypatch.setattr(reader, "_margin_probs", probs)
     return sorted(tuple(float(v) for v in r.box) for r in reader.read_indices(np.full((100, 120, 3), 200, np.uint8),
                                                                                  zoom=False))
 
