@@ -14,10 +14,18 @@ from vision.crops import CROP, cos_sin_degrees, normalise, to_grey
 # Whether onnxruntime's worker threads spin, waiting for work, after each run. Off: the reader
 # runs the networks between Python steps (cropping, grouping) on a laptop's few cores, where a
 # spinning thread takes the core the Python thread needs. Side by side on 100 real-dev photos
-# (benchmarks/ort_spinning.py, 2026-12-04, this 2-core machine, session 30,
-# models/weights/speed-session30-spinning.json) the reader took 0.91 of the time with it off;
-# the answers are the same either way.
+# (benchmarks/ort_options.py --option spinning, then named ort_spinning.py; 2026-12-04, this
+# 2-core machine, session 30, models/weights/speed-session30-spinning.json) the reader took 0.91
+# of the time with it off; the answers are the same either way.
 ALLOW_SPINNING = False
+
+# Whether onnxruntime treats denormal floats (magnitudes under 1.2e-38) as zero. SiLU makes such
+# values where a unit's input lies far below zero, and some CPUs compute with them many times
+# slower. Measured here (benchmarks/ort_options.py --option denormals, 2026-12-07, this 2-core
+# AMD EPYC, session 53, models/weights/ort-denormals-*-session53.json): the same cards and
+# confidences on every photo, and no faster (0.98x and 1.00x the median on 200 real-dev photos,
+# 0.99x on 200 synthetic ones): off, onnxruntime's default. The script measures it on any machine.
+DENORMALS_AS_ZERO = False
 
 
 def _session(path: Path, threads: int):
@@ -28,6 +36,7 @@ def _session(path: Path, threads: int):
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
     opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if ALLOW_SPINNING else "0")
+    opts.add_session_config_entry("session.set_denormal_as_zero", "1" if DENORMALS_AS_ZERO else "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 

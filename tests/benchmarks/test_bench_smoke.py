@@ -767,15 +767,46 @@ def test_settings_sweep_sums_each_value_over_the_sets():
     assert rows[0]["precision"] == pytest.approx(135 / 145) and rows[0]["recall"] == pytest.approx(135 / 150)
 
 
-def test_ort_spinning_builds_each_reader_as_asked_and_leaves_the_default():
+@pytest.mark.parametrize("option, entry", [("spinning", "session.intra_op.allow_spinning"),
+                                           ("denormals", "session.set_denormal_as_zero")])
+def test_ort_options_builds_each_reader_as_asked_and_leaves_the_default(option, entry):
     import vision.onnx
 
-    module = script("ort_spinning")
-    default = vision.onnx.ALLOW_SPINNING
-    spinning = module.reader_with(True, ROOT / "models" / "weights")
-    entry = "session.intra_op.allow_spinning"
-    assert spinning.detector.session.get_session_options().get_session_config_entry(entry) == "1"
-    assert vision.onnx.ALLOW_SPINNING == default is False
+    module = script("ort_options")
+    flag = module.OPTIONS[option]
+    default = getattr(vision.onnx, flag)
+    on = module.reader_with(option, True, ROOT / "models" / "weights")
+    off = module.reader_with(option, False, ROOT / "models" / "weights")
+    assert on.detector.session.get_session_options().get_session_config_entry(entry) == "1"
+    assert off.classifier.session.get_session_options().get_session_config_entry(entry) == "0"
+    assert getattr(vision.onnx, flag) == default is False
+
+
+def test_ort_options_reads_fixture_photos_the_same_either_way(tmp_path):
+    module = script("ort_options")
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    out = tmp_path / "daz.json"
+    assert module.main(["--option", "denormals", "--photos", str(fixtures), "--n", "2", "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["photos"] == 2 and got["photos_read_differently"] == []
+    assert got["median_ms"]["on"] > 0 and got["median_ms"]["off"] > 0
+
+
+def test_detector_cost_times_quantised_and_untrained_detectors(tmp_path):
+    module = script("detector_cost")
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    out = tmp_path / "cost.json"
+    assert module.main(["--photos", str(fixtures), "--calib", str(fixtures), "--n", "1", "--calib-n", "2",
+                        "--repeats", "1", "--widths", "0.125", "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert set(got["median_ms_per_photo"]) == {"shipped", "int8 QDQ u8s8", "int8 QOperator u8u8",
+                                              "untrained width 0.125"}
+    assert got["ratio_to_shipped"]["shipped"] == 1.0
+    assert got["parameters"]["untrained width 0.125"] > 200_000  # the shipped layout's size
+    for change in got["quantised_scores_against_shipped"].values():
+        assert change["largest_score_difference"] > 0  # 8 bits is not the float network
+        assert 0 <= change["anchors_crossing_det_conf"] <= change["anchors_over_det_conf_in_either"]
+    assert module.main(["--photos", str(tmp_path / "none")]) == 2  # no photos: a clear refusal
 
 
 def test_pip_votes_counts_what_each_rule_would_mend_and_break():

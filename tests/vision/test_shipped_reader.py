@@ -190,7 +190,7 @@ def test_with_pair_weak_weak_indices_are_offered_to_the_pairing_and_kept_only_wh
 
 def test_the_networks_threads_do_not_spin_between_runs(reader):
     # onnxruntime's worker threads spin after each run by default, taking the core that the
-    # reader's Python steps need on a 2-core laptop (benchmarks/ort_spinning.py): off.
+    # reader's Python steps need on a 2-core laptop (benchmarks/ort_options.py --option spinning): off.
     sessions = [reader.detector.session, reader.classifier.session, reader.suit.session,
                 reader.grey_suit.session, reader.way_up.session]
     for session in sessions:
