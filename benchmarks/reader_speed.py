@@ -4,9 +4,12 @@ is noisy: compare the ratio within a run, not milliseconds across runs).
 Each photo is read by A then B, then B then A, alternately, after a warm-up; the medians of
 milliseconds per photo (``Reading.ms``: decoding, both networks, grouping) and the ratio B / A.
 Timing only: any photos will do, real-dev's included (their cards are not looked at).
+``--empty`` times photos with no card instead: procedural table and room backgrounds
+(datasets.backgrounds, from a seed), what a reader costs where nothing is in view; the cards
+each reads there (false alarms) are counted too.
 
     python benchmarks/reader_speed.py --a models/weights --b /tmp/new-weights \\
-        --photos ../shared/real-dev/images [--n 100] [--json OUT]
+        (--photos ../shared/real-dev/images | --empty) [--n 100] [--json OUT]
 """
 
 from __future__ import annotations
@@ -55,17 +58,29 @@ def time_side_by_side(a: Reader, b: Reader, images: list, warmup: int = 3) -> tu
     return ms_a, ms_b
 
 
+def empty_photos(n: int, size: int = 640, seed: int = 0) -> list:
+    """``n`` photos of no card: procedural backgrounds (tables, rooms), the same for a seed."""
+    import numpy as np
+
+    from datasets.backgrounds import Backgrounds
+
+    rng = np.random.default_rng(seed)
+    return [Backgrounds().sample(rng, size).clip(0, 255).astype(np.uint8) for _ in range(n)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", required=True, type=Path, help="a weights folder")
     parser.add_argument("--b", required=True, type=Path, help="another weights folder")
-    parser.add_argument("--photos", required=True, type=Path, help="a folder of photos (searched recursively)")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--photos", type=Path, help="a folder of photos (searched recursively)")
+    where.add_argument("--empty", action="store_true", help="photos of no card (procedural backgrounds)")
     parser.add_argument("--n", type=int, default=100, help="photos to read (default 100)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
 
-    paths = photos_in(args.photos, args.n)
-    images = [load_image(p) for p in paths]  # decoded once: the networks are what is compared
+    # decoded once: the networks are what is compared
+    images = empty_photos(args.n) if args.empty else [load_image(p) for p in photos_in(args.photos, args.n)]
     a, b = Reader(args.a), Reader(args.b)
     ms_a, ms_b = time_side_by_side(a, b, images)
     med_a, med_b = statistics.median(ms_a), statistics.median(ms_b)
@@ -74,7 +89,12 @@ def main() -> None:
            f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
            "packages": packages(), "photos": len(images), "sizes": sizes[:5], "a": str(args.a), "b": str(args.b),
            "crop_side": {"a": a.classifier.size, "b": b.classifier.size},
-           "median_ms": {"a": round(med_a, 1), "b": round(med_b, 1)}, "ratio_b_over_a": round(med_b / med_a, 3)}
+           "median_ms": {"a": round(med_a, 1), "b": round(med_b, 1)}, "ratio_b_over_a": round(med_b / med_a, 3),
+           "ratio_of_totals_b_over_a": round(sum(ms_b) / sum(ms_a), 3), "photos_of": "no card" if args.empty
+           else str(args.photos)}
+    if args.empty:
+        out["cards_read_where_none_is"] = {"a": sum(len(a.read(img).cards) for img in images),
+                                           "b": sum(len(b.read(img).cards) for img in images)}
     print(json.dumps(out, indent=2))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n")

@@ -35,6 +35,7 @@ from vision.types import CardRead, Reading
 
 ONE_DECK_RULES = ("any", "suit")  # see Settings.one_deck_rule and read_again
 ASPECT_SCORES = ("sum", "mean")  # see Settings.aspects
+WHEN_EMPTY = ("off", "looks", "zoomed")  # see Settings.aspect_when_empty
 ASPECT_MERGES = ("best", "indices")  # see Settings.aspect_merge
 NONE_CLASS = 52  # the classifier's "no index": its classes are the engine's 52 codes, then this
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
@@ -512,6 +513,21 @@ class Settings:
     # photo is read again only where its mean top probability there beats the photo's as it
     # is by more than this (-1: always read again).
     aspect_probe: float = 0.03
+    # A photo that reads no index as it is has nothing for the probe to weigh, and before session
+    # 53 was not looked at stretched ("off"). ``aspect_when_empty``: read such a photo at each of
+    # ``aspects`` too (a squeezed webcam frame of one card held up, whose index the detector
+    # misses as it is), keeping the look that reads most, as for any other photo: "looks" reads
+    # each look once, "zoomed" takes each look's closer look too (``zoom_scales``) where it reads
+    # nothing, as the photo as it is took its own. Costs only photos that read nothing (an empty
+    # table: ``aspects`` more reads of nothing, each with its closer look if "zoomed").
+    # Measured in session 53 on synthetic photos (settings_sweep.py,
+    # models/weights/aspect-when-empty-*session53.json), cards missed / wrong off / looks /
+    # zoomed: squeezed to 0.5625 of their width (synth2, synth4, showdown23, unseen25, held20 and
+    # single53's held-up cards, 300 each) 2,024 / 236, 1,967 / 237, 1,963 / 239; as they are,
+    # off / looks, 1,132 / 261 and 1,131 / 261. Time (reader_speed.py): 200 real-dev photos 1.016x
+    # the median (1.14x the total: the few that read nothing); 100 photos of no card 1.93x
+    # (352 v 183 ms), no card read on them either way. Real-dev read after: the same cards.
+    aspect_when_empty: str = "looks"
 
     def __post_init__(self) -> None:
         if self.det_vote not in VOTES:
@@ -525,6 +541,8 @@ class Settings:
         if not 0 <= self.cls_first <= 1:
             raise ValueError(f"cls_first must be from 0 (an even mean) to 1 (the first classifier alone), "
                              f"not {self.cls_first!r}")
+        if self.aspect_when_empty not in WHEN_EMPTY:
+            raise ValueError(f"unknown aspect_when_empty {self.aspect_when_empty!r}: one of {', '.join(WHEN_EMPTY)}")
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
             raise ValueError(f"unknown one_deck_rule {self.one_deck_rule!r}: one of {', '.join(ONE_DECK_RULES)}")
         for name in ("suit_rule", "grey_suit_rule"):
@@ -884,7 +902,10 @@ class Reader:
         aspect = 1.0
         probing = s.aspect_probe > -1
         may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
-        if s.aspects and may_stretch and (indices or not probing):  # with nothing read there is nothing to probe
+        # with nothing read there is nothing to probe: each look is read (aspect_when_empty) or none
+        if s.aspects and may_stretch and (indices or not probing or s.aspect_when_empty != "off"):
+            if not indices and probing:  # here only by aspect_when_empty
+                probing, zoom = False, zoom and s.aspect_when_empty == "zoomed"
             best = aspect_score(cards, s.aspect_score)
             here = self.here_prob(img, indices) if probing else None  # the photo as it is: once for every aspect
             looks = [indices]

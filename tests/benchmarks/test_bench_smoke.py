@@ -80,6 +80,16 @@ def test_reader_speed_reads_every_photo_with_both_in_alternating_order():
     assert order[2:] == [("a", 1), ("b", 1), ("b", 2), ("a", 2), ("a", 3), ("b", 3)]
 
 
+def test_reader_speed_empty_photos_are_backgrounds_the_same_for_a_seed():
+    import numpy as np
+
+    module = script("reader_speed")
+    photos = module.empty_photos(3, size=64)
+    assert len(photos) == 3 and all(p.shape == (64, 64, 3) and p.dtype == np.uint8 for p in photos)
+    assert all((a == b).all() for a, b in zip(photos, module.empty_photos(3, size=64), strict=True))
+    assert not (photos[0] == photos[1]).all()
+
+
 def test_reader_speed_records_the_package_versions_it_ran_with():
     import onnxruntime
 

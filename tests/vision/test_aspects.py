@@ -204,3 +204,31 @@ def test_a_read_at_one_aspect_takes_that_look_only_with_its_boxes_in_the_photos_
     assert reader.widths == [100] and as_is.codes() == ["7S"] and as_is.aspect == 1.0
     with pytest.raises(ValueError, match="aspect"):
         reader.read(IMG, aspect=0.0)
+
+
+def test_a_photo_that_reads_nothing_as_it_is_is_read_at_each_aspect_only_when_asked():
+    class Empty(_Reads):  # as it is, nothing; widened 1.78x the club and the heart
+        def read_indices(self, img, zoom=True):
+            self.zooms.append(zoom)
+            if img.shape[1] == 100:
+                self.widths.append(100)
+                return []
+            return super().read_indices(img, zoom)
+
+    probes = []
+    for when_empty, widths, zooms, codes in (("off", [100], [True], []),
+                                             ("looks", [100, 178], [True, False], ["7C", "8H"]),
+                                             ("zoomed", [100, 178], [True, True], ["7C", "8H"])):
+        reader = Empty(aspects=(1.78,), aspect_probe=0.03, aspect_when_empty=when_empty)
+        reader.zooms = []
+        reader.aspect_probe = lambda *a, **k: probes.append(a) or 1.0
+        reading = reader.read(IMG)
+        assert reader.widths == widths and reader.zooms == zooms and sorted(reading.codes()) == codes, when_empty
+        assert reading.aspect == (1.78 if codes else 1.0)
+    assert probes == []  # nothing read as it is: nothing to probe, each look read
+    reader = Empty(aspects=(1.78,), aspect_probe=-1.0)  # no probe: every look read, as before
+    reader.zooms = []
+    assert sorted(reader.read(IMG).codes()) == ["7C", "8H"] and reader.zooms == [True, True]
+    assert Settings().aspect_when_empty == "looks"  # shipped in session 53
+    with pytest.raises(ValueError, match="aspect_when_empty"):
+        Settings(aspect_when_empty="always")

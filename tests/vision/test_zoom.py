@@ -61,12 +61,21 @@ def test_no_closer_look_when_the_first_reads_an_index():
 
 
 def test_the_closer_look_can_be_skipped_or_turned_off():
-    reader = _reader(finds_at={2.0})
+    reader = _reader(finds_at={2.0}, aspect_when_empty="off")
     assert reader.read(IMG, zoom=False).codes() == []
     assert reader.detector.asked == [(1.0, 0.5)]
-    off = _reader(finds_at={2.0}, zoom_scales=())
+    off = _reader(finds_at={2.0}, zoom_scales=(), aspect_when_empty="off")
     assert off.read(IMG).codes() == []
     assert off.detector.asked == [(1.0, 0.5)]
+
+
+def test_a_photo_that_reads_nothing_even_closer_is_read_at_each_aspect_without_a_closer_look():
+    reader = _reader(finds_at={3.0})  # found nowhere: the shipped aspect_when_empty, "looks"
+    assert reader.read(IMG).codes() == []
+    assert reader.detector.asked == [(1.0, 0.5), (2.0,)] + [(1.0, 0.5)] * len(Settings().aspects)
+    zoomed = _reader(finds_at={3.0}, aspect_when_empty="zoomed")
+    zoomed.read(IMG)
+    assert zoomed.detector.asked == [(1.0, 0.5), (2.0,)] * (1 + len(Settings().aspects))
 
 
 def test_a_photo_of_small_indices_is_read_again_with_the_small_scales_too():
