@@ -18,13 +18,13 @@ Timing only on real-dev (their cards are not looked at); any photos will do.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.report import report
 from vision import Reader
 from vision.image import image_files, load_image
 
@@ -80,9 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_new_over_old": round(statistics.median(new_ms) / statistics.median(old_ms), 4),
         "ratio_of_totals": round(sum(new_ms) / sum(old_ms), 4),
     }
-    print(json.dumps(out, indent=1))
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+    report(out, args.json, indent=1)
     return 0
 
 

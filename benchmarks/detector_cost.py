@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import statistics
 import sys
 import tempfile
@@ -36,6 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import report  # noqa: E402
 from vision.image import image_files, load_image  # noqa: E402
 from vision.onnx import IndexDetector, _session, letterbox  # noqa: E402
 from vision.reader import Settings  # noqa: E402
@@ -174,9 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if base_wide in med:
         out["ratio_to_the_shipped_layout_untrained"] = {k: round(med[k] / med[base_wide], 4) for k in wide}
-    print(json.dumps(out, indent=1))
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+    report(out, args.json, indent=1)
     return 0
 
 

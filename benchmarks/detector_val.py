@@ -11,12 +11,13 @@ Offline, on CPU (``models.train.offline_ultralytics``): nothing is fetched.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.report import report
 
 
 def validate(weights: list[str], data: str, imgsz: int = 640, batch: int = 16, threads: int = 2) -> dict:
@@ -49,9 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
     out = validate(args.weights, args.data, args.imgsz, args.batch)
-    print(json.dumps(out, indent=1))
-    if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+    report(out, args.json, indent=1)
     return 0
 
 

@@ -19,7 +19,6 @@ measured ``spinning`` alone.)
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -32,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import vision.onnx  # noqa: E402
 from benchmarks.reader_speed import photos_in, time_side_by_side  # noqa: E402
+from benchmarks.report import report  # noqa: E402
 from vision.image import load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -79,9 +79,7 @@ def main(argv: list[str] | None = None) -> int:
            "median_ms": {"on": round(med_on, 1), "off": round(med_off, 1)},
            "ratio_on_over_off": round(med_on / med_off, 3),
            "ratio_of_totals_on_over_off": round(sum(ms_on) / sum(ms_off), 3)}
-    print(json.dumps(out, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    report(out, args.json)
     return 0
 
 

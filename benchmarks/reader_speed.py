@@ -15,7 +15,6 @@ each reads there (false alarms) are counted too.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -26,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import report  # noqa: E402
 from vision.image import image_files, load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -95,9 +95,7 @@ def main() -> None:
     if args.empty:
         out["cards_read_where_none_is"] = {"a": sum(len(a.read(img).cards) for img in images),
                                            "b": sum(len(b.read(img).cards) for img in images)}
-    print(json.dumps(out, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    report(out, args.json)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ training draws it). Synthetic data only; nothing here is chosen on ``../shared/r
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -25,6 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import report  # noqa: E402
 from models.classifier import load_crops  # noqa: E402
 from vision.crops import degrees_apart, turn_upright  # noqa: E402
 from vision.onnx import IndexClassifier, WayUpReader  # noqa: E402
@@ -69,9 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     result = compare(args.plain, args.upright, args.data, args.limit)
-    print(json.dumps(result, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    report(result, args.json)
     return 0
 
 

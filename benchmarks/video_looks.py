@@ -49,6 +49,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import report  # noqa: E402
 from benchmarks.settings_sweep import banded, banded_truth  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -198,9 +199,7 @@ def main() -> None:
             "after": " ".join(f'{c["missed"]}/{c["wrong"]}' for c in counts[name]),  # missed / wrong, frame by frame
         }
     out["sets"] = per_set
-    print(json.dumps(out, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    report(out, args.json)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import report  # noqa: E402
 from benchmarks.settings_sweep import banded_truth  # noqa: E402
 from benchmarks.video_looks import BAND, clip  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
@@ -298,9 +299,7 @@ def main() -> None:
         out["rules"][spec] = {"follow": " ".join(f"{m}/{w}" for m, w in t["follow"]),
                               "steady": t["steady"], "last_frame": t["last_frame"], "flicker": t["flicker"],
                               **settles(t["follow"], steady_from)}
-    print(json.dumps(out, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    report(out, args.json)
 
 
 def settles(follow: list[list[int]], window: int) -> dict:

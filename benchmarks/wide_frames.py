@@ -15,7 +15,6 @@ frame: neither right nor wrong here), or wrong.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -30,6 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import report  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -106,9 +106,7 @@ def main() -> None:
            "same_cards": round(float(np.mean([a == b for a, b in zip(read["square"], read["rect"], strict=True)])), 4),
            "only_square": only_in_one(read["square"], read["rect"], inside, in_photo),
            "only_rect": only_in_one(read["rect"], read["square"], inside, in_photo)}
-    print(json.dumps(out, indent=2))
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    report(out, args.json)
 
 
 if __name__ == "__main__":

@@ -1128,3 +1128,13 @@ def test_aspect_here_reads_fixture_photos_both_ways_the_same(tmp_path):
     assert got["photos"] == 2 and got["readings_that_differ"] == [] and got["largest_difference_of_the_figure"] == 0.0
     assert got["median_ms_old"] > 0 and got["median_ms_new"] > 0
     assert module.main(["--photos", str(tmp_path / "none")]) == 2  # no photos: a clear refusal
+
+
+def test_report_prints_the_figures_and_writes_them_only_when_asked(tmp_path, capsys):
+    from benchmarks.report import report
+
+    report({"a": 1, "b": [2, 3]}, None, indent=1)
+    assert json.loads(capsys.readouterr().out) == {"a": 1, "b": [2, 3]}
+    out = tmp_path / "figures.json"
+    report({"a": 1}, out)
+    assert out.read_text() == '{\n  "a": 1\n}\n' and json.loads(capsys.readouterr().out) == {"a": 1}
