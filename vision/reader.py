@@ -526,7 +526,9 @@ class Settings:
     # single53's held-up cards, 300 each) 2,024 / 236, 1,967 / 237, 1,963 / 239; as they are,
     # off / looks, 1,132 / 261 and 1,131 / 261. Time (reader_speed.py): 200 real-dev photos 1.016x
     # the median (1.14x the total: the few that read nothing); 100 photos of no card 1.93x
-    # (352 v 183 ms), no card read on them either way. Real-dev read after: the same cards.
+    # (352 v 183 ms), no card read on them either way. Real-dev read after: the same cards. The
+    # live video skips them (Reader.read's empty_looks; benchmarks/video_empty.py: on an empty
+    # table they made the mean frame 1.53x slower, video-empty-looks-session53.json).
     aspect_when_empty: str = "looks"
 
     def __post_init__(self) -> None:
@@ -880,11 +882,15 @@ class Reader:
             says += [SuitSay(net, "SC", s.suit_rule, s.suit_weight) for net in (self.suit, self.suit_up)]
         return [say for say in says if say.net is not None]
 
-    def read(self, image, zoom: bool = True, aspect: float | None = None) -> Reading:
+    def read(self, image, zoom: bool = True, aspect: float | None = None,
+             empty_looks: bool = True) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.
 
         ``zoom=False`` skips the closer look at a photo that reads nothing (a video stream
         takes it only now and then, so that an empty table does not slow every frame).
+        ``empty_looks=False`` skips ``Settings.aspect_when_empty``'s looks at a photo that reads
+        nothing (the live video: an empty table would pay them on every frame that takes the
+        looks, 1.5x the mean time a frame).
         ``aspect``: read the photo at that stretch only (1: as it is, no other look), as an
         earlier read's ``Reading.aspect`` names it; a video stream takes the looks of
         ``Settings.aspects`` on a few frames and reads the others at the aspect they chose
@@ -903,7 +909,7 @@ class Reader:
         probing = s.aspect_probe > -1
         may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
         # with nothing read there is nothing to probe: each look is read (aspect_when_empty) or none
-        if s.aspects and may_stretch and (indices or not probing or s.aspect_when_empty != "off"):
+        if s.aspects and may_stretch and (indices or not probing or (empty_looks and s.aspect_when_empty != "off")):
             if not indices and probing:  # here only by aspect_when_empty
                 probing, zoom = False, zoom and s.aspect_when_empty == "zoomed"
             best = aspect_score(cards, s.aspect_score)

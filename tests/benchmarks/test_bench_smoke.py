@@ -975,7 +975,7 @@ def test_video_looks_makes_steady_clips_and_counts_the_vote_after_each_frame(tmp
         def __init__(self):
             self.calls = []
 
-        def read(self, frame, zoom=True, aspect=None):
+        def read(self, frame, zoom=True, aspect=None, empty_looks=True):
             self.calls.append(aspect)
             codes = ["AS"] if aspect == 1.0 else ["AS", "2C"]
             cards = tuple(CardRead(c, 0.9, ((0, 0, 4, 4),), False) for c in codes)
@@ -1138,3 +1138,19 @@ def test_report_prints_the_figures_and_writes_them_only_when_asked(tmp_path, cap
     out = tmp_path / "figures.json"
     report({"a": 1}, out)
     assert out.read_text() == '{\n  "a": 1\n}\n' and json.loads(capsys.readouterr().out) == {"a": 1}
+
+
+def test_video_empty_streams_jittered_frames_of_no_card_through_both_readers(tmp_path):
+    import numpy as np
+
+    module = script("video_empty")
+    frames = module.empty_frames(5, width=160, hold=4)
+    assert len(frames) == 5 and all(f.shape == (90, 160, 3) and f.dtype == np.uint8 for f in frames)
+    assert not (frames[0] == frames[1]).all()  # jittered
+    assert np.abs(frames[0].astype(int) - frames[4].astype(int)).mean() > 10  # the 5th: another scene
+    out = tmp_path / "empty.json"
+    weights = str(ROOT / "models" / "weights")
+    assert module.main(["--a", weights, "--b", weights, "--frames", "4", "--width", "320", "--json", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got["frames"] == 4 and got["size"] == "320x180"
+    assert got["a"]["cards_shown"] == [] and got["b"]["mean_ms"] > 0

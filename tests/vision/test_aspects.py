@@ -226,6 +226,9 @@ def test_a_photo_that_reads_nothing_as_it_is_is_read_at_each_aspect_only_when_as
         assert reader.widths == widths and reader.zooms == zooms and sorted(reading.codes()) == codes, when_empty
         assert reading.aspect == (1.78 if codes else 1.0)
     assert probes == []  # nothing read as it is: nothing to probe, each look read
+    video = Empty(aspects=(1.78,), aspect_probe=0.03)  # the live video asks for none: "looks" skipped
+    video.zooms = []
+    assert video.read(IMG, empty_looks=False).codes() == [] and video.widths == [100]
     reader = Empty(aspects=(1.78,), aspect_probe=-1.0)  # no probe: every look read, as before
     reader.zooms = []
     assert sorted(reader.read(IMG).codes()) == ["7C", "8H"] and reader.zooms == [True, True]

@@ -55,7 +55,7 @@ class FakeReader:
 
         self.zooms = []
 
-    def read(self, frame, zoom=True, aspect=None):
+    def read(self, frame, zoom=True, aspect=None, empty_looks=True):
         self.zooms.append(zoom)
         codes = next(self.frames)
         cards = tuple(CardRead(c, 0.9, ((0, 0, 10, 10),), False) for c in codes)
@@ -561,9 +561,11 @@ class AspectReader:
     def __init__(self, chosen):
         self.chosen = chosen
         self.calls = []
+        self.empty_looks = []
 
-    def read(self, frame, zoom=True, aspect=None):
+    def read(self, frame, zoom=True, aspect=None, empty_looks=True):
         self.calls.append(aspect)
+        self.empty_looks.append(empty_looks)
         cards = (CardRead("AS", 0.9, ((0, 0, 10, 10),), False),)
         return Reading(cards, 5.0, 640, 480, aspect=self.chosen if aspect is None else aspect)
 
@@ -581,6 +583,8 @@ def test_stable_reader_takes_the_looks_on_one_frame_in_a_few_and_keeps_their_asp
     stable.reset()
     stable.update(None)
     assert reader.calls[-1] is None and stable.aspect == 1.0
+    # the frames that take the looks take none for an empty table (Settings.aspect_when_empty)
+    assert not any(e for a, e in zip(reader.calls, reader.empty_looks, strict=True) if a is None)
 
 
 def test_stable_reader_takes_the_looks_on_one_frame_in_four_by_default_or_on_every_one():
