@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision.onnx  # noqa: E402
-from benchmarks.reader_speed import photos_in, time_side_by_side  # noqa: E402
+from benchmarks.aspect_here import reading_key  # noqa: E402
+from benchmarks.reader_speed import photos_in, read_side_by_side  # noqa: E402
 from benchmarks.report import report  # noqa: E402
 from vision.image import load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -50,12 +51,10 @@ def reader_with(option: str, on: bool, weights: Path) -> Reader:
         setattr(vision.onnx, flag, default)
 
 
-def differing(a: Reader, b: Reader, images: list) -> list[int]:
-    """The photos (by position) whose cards or confidences the two readers read differently."""
-    def seen(reader: Reader, img) -> list:
-        return [(c.card, c.confidence, c.uncertain) for c in reader.read(img).cards]
-
-    return [i for i, img in enumerate(images) if seen(a, img) != seen(b, img)]
+def differing(got_a: list, got_b: list) -> list[int]:
+    """The photos (by position) whose two readings differ in cards, confidences, flags, boxes
+    or aspect (``aspect_here.reading_key``)."""
+    return [i for i, (ra, rb) in enumerate(zip(got_a, got_b, strict=True)) if reading_key(ra) != reading_key(rb)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
 
     images = [load_image(p) for p in photos_in(args.photos, args.n)]  # none: it stops, saying so
     on, off = reader_with(args.option, True, args.weights), reader_with(args.option, False, args.weights)
-    differ = differing(on, off, images)
-    ms_on, ms_off = time_side_by_side(on, off, images)
+    got_on, got_off = read_side_by_side(on, off, images)
+    differ = differing(got_on, got_off)
+    ms_on, ms_off = [r.ms for r in got_on], [r.ms for r in got_off]
     med_on, med_off = statistics.median(ms_on), statistics.median(ms_off)
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
            f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",

@@ -46,16 +46,24 @@ def photos_in(folder: Path, n: int) -> list[Path]:
     return found[:n]
 
 
-def time_side_by_side(a: Reader, b: Reader, images: list, warmup: int = 3) -> tuple[list[float], list[float]]:
+def read_side_by_side(a: Reader, b: Reader, images: list, warmup: int = 3) -> tuple[list, list]:
+    """Each image read by A then B, then B then A, alternately, after a warm-up on the first
+    ``warmup``: both readers' readings (each with its ``ms``), in the images' order."""
     for img in images[:warmup]:
         a.read(img)
         b.read(img)
-    ms_a, ms_b = [], []
+    got_a, got_b = [], []
     for i, img in enumerate(images):
-        first, second = ((a, ms_a), (b, ms_b)) if i % 2 == 0 else ((b, ms_b), (a, ms_a))
+        first, second = ((a, got_a), (b, got_b)) if i % 2 == 0 else ((b, got_b), (a, got_a))
         for reader, out in (first, second):
-            out.append(reader.read(img).ms)
-    return ms_a, ms_b
+            out.append(reader.read(img))
+    return got_a, got_b
+
+
+def time_side_by_side(a: Reader, b: Reader, images: list, warmup: int = 3) -> tuple[list[float], list[float]]:
+    """:func:`read_side_by_side`'s milliseconds per image, A's and B's."""
+    got_a, got_b = read_side_by_side(a, b, images, warmup)
+    return [r.ms for r in got_a], [r.ms for r in got_b]
 
 
 def empty_photos(n: int, size: int = 640, seed: int = 0) -> list:
@@ -82,7 +90,8 @@ def main() -> None:
     # decoded once: the networks are what is compared
     images = empty_photos(args.n) if args.empty else [load_image(p) for p in photos_in(args.photos, args.n)]
     a, b = Reader(args.a), Reader(args.b)
-    ms_a, ms_b = time_side_by_side(a, b, images)
+    got_a, got_b = read_side_by_side(a, b, images)
+    ms_a, ms_b = [r.ms for r in got_a], [r.ms for r in got_b]
     med_a, med_b = statistics.median(ms_a), statistics.median(ms_b)
     sizes = sorted({f"{img.shape[1]}x{img.shape[0]}" for img in images})
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
@@ -93,8 +102,8 @@ def main() -> None:
            "ratio_of_totals_b_over_a": round(sum(ms_b) / sum(ms_a), 3), "photos_of": "no card" if args.empty
            else str(args.photos)}
     if args.empty:
-        out["cards_read_where_none_is"] = {"a": sum(len(a.read(img).cards) for img in images),
-                                           "b": sum(len(b.read(img).cards) for img in images)}
+        out["cards_read_where_none_is"] = {"a": sum(len(r.cards) for r in got_a),
+                                           "b": sum(len(r.cards) for r in got_b)}
     report(out, args.json)
 
 

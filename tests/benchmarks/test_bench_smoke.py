@@ -802,6 +802,17 @@ def test_ort_options_reads_fixture_photos_the_same_either_way(tmp_path):
     assert got["median_ms"]["on"] > 0 and got["median_ms"]["off"] > 0
 
 
+def test_ort_options_names_the_photos_whose_readings_differ_in_anything_they_say():
+    from vision.types import CardRead, Reading
+
+    module = script("ort_options")
+    card = CardRead("AS", 0.9, ((0, 0, 10, 10),), False)
+    same = Reading((card,), 5.0, 64, 64)
+    moved = Reading((CardRead("AS", 0.9, ((0, 0, 10, 11),), False),), 6.0, 64, 64)  # another box
+    flagged = Reading((CardRead("AS", 0.9, ((0, 0, 10, 10),), True),), 6.0, 64, 64)
+    assert module.differing([same, same, same], [same, moved, flagged]) == [1, 2]  # time is no difference
+
+
 def test_detector_cost_times_quantised_and_untrained_detectors(tmp_path):
     module = script("detector_cost")
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
