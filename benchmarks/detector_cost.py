@@ -37,22 +37,17 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import report  # noqa: E402
 from vision.image import image_files, load_image  # noqa: E402
-from vision.onnx import IndexDetector, _session, letterbox  # noqa: E402
+from vision.onnx import IndexDetector, _session  # noqa: E402
 from vision.reader import Settings  # noqa: E402
 
 SHIPPED = ROOT / "models" / "weights" / "detector.onnx"
 SCALE_LINE = "p: [0.50, 0.125, 256]"  # models/detector.yaml's own scale, which --widths replaces
 
 
-def inputs(img: np.ndarray, imgsz: int = 640, scales=None) -> list[np.ndarray]:
-    """The detector's input tensors for one photo, one per look, letterboxed as the reader does."""
-    out = []
-    for k in scales or Settings().det_scales:
-        fit = round(imgsz * k)
-        size = max(IndexDetector.STRIDE, -(-fit // IndexDetector.STRIDE) * IndexDetector.STRIDE)
-        boxed, _, _ = letterbox(img, size, fit)
-        out.append(boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255)
-    return out
+def inputs(detector: IndexDetector, img: np.ndarray, scales=None) -> list[np.ndarray]:
+    """The detector's input tensors for one photo, one per look (``Settings.det_scales``), made
+    as the reader makes them (``IndexDetector.tensor``)."""
+    return [detector.tensor(img, k)[0] for k in scales or Settings().det_scales]
 
 
 def quantised(src: Path, calib: list[Path], folder: Path) -> dict[str, Path]:
@@ -60,11 +55,11 @@ def quantised(src: Path, calib: list[Path], folder: Path) -> dict[str, Path]:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    name = _session(src, 1).get_inputs()[0].name
+    det = IndexDetector(src, threads=1)
 
     class Photos(CalibrationDataReader):
         def __init__(self) -> None:
-            self.it = iter([{name: inputs(load_image(p), scales=(1.0,))[0]} for p in calib])
+            self.it = iter([{det.input: inputs(det, load_image(p), scales=(1.0,))[0]} for p in calib])
 
         def get_next(self):
             return next(self.it, None)
@@ -107,13 +102,14 @@ def widened(widths: list[float], folder: Path, threads: int = 2) -> dict[str, tu
 def timed(nets: dict[str, Path], photos: list[Path], repeats: int, threads: int = 2) -> tuple[dict, dict]:
     """Each network on each photo's looks in turn: ms per photo (all looks), and the outputs of
     the first repeat."""
+    looks = IndexDetector(SHIPPED, threads=threads)  # the reader's inputs, for every network alike
     sessions = {k: _session(p, threads) for k, p in nets.items()}
     names = {k: s.get_inputs()[0].name for k, s in sessions.items()}
     ms = {k: [] for k in nets}
     outs = {k: [] for k in nets}
     for r in range(repeats):
         for p in photos:
-            xs = inputs(load_image(p))
+            xs = inputs(looks, load_image(p))
             for k, s in sessions.items():
                 t = time.perf_counter()
                 ys = [s.run(None, {names[k]: x})[0][0] for x in xs]

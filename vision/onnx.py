@@ -154,15 +154,20 @@ class IndexDetector:
         self.imgsz = imgsz if self.dynamic else shape[-1]
         self.rect = rect and self.dynamic
 
+    def tensor(self, img: np.ndarray, scale: float = 1.0) -> tuple[np.ndarray, float, tuple[int, int]]:
+        """The network's input for ``img`` looked at ``scale`` of ``imgsz`` (letterboxed, RGB,
+        0-1, NCHW), with the letterbox's scale and padding (left, top)."""
+        fit = round(self.imgsz * scale)
+        size = max(self.STRIDE, -(-fit // self.STRIDE) * self.STRIDE) if self.dynamic else self.imgsz
+        boxed, k, pad = letterbox(img, size, fit, self.STRIDE if self.rect else None)
+        return boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, k, pad
+
     def _candidates(self, img: np.ndarray, conf: float, scale: float, turn: int = 0) -> tuple[np.ndarray, np.ndarray]:
         turn = int(turn) % 4  # a turn given as 1.0 (a setting typed as numbers) too
         if turn:
             boxes, scores = self._candidates(np.ascontiguousarray(np.rot90(img, turn)), conf, scale)
             return unturn_boxes(boxes, turn, img.shape[1], img.shape[0]), scores
-        fit = round(self.imgsz * scale)
-        size = max(self.STRIDE, -(-fit // self.STRIDE) * self.STRIDE) if self.dynamic else self.imgsz
-        boxed, k, (left, top) = letterbox(img, size, fit, self.STRIDE if self.rect else None)
-        x = boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+        x, k, (left, top) = self.tensor(img, scale)
         out = self.session.run(None, {self.input: x})[0][0]  # (4 + classes, anchors)
         scores = out[4:].max(0)
         keep = scores >= conf

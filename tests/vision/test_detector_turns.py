@@ -95,3 +95,16 @@ def test_det_fuse_asks_the_detector_to_fuse_and_only_then(monkeypatch):
         reader.detector = Fusing()
         assert _found(reader, monkeypatch) == [tuple(map(float, FIRST))]
         assert reader.detector.fused is on
+
+
+def test_the_detectors_input_is_the_photo_letterboxed_rgb_and_scaled_to_one():
+    from pathlib import Path
+
+    from vision.onnx import IndexDetector, letterbox
+
+    det = IndexDetector(Path(__file__).resolve().parents[2] / "models" / "weights" / "detector.onnx")
+    img = np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    x, k, pad = det.tensor(img, 0.5)  # a dynamic network: 320 fits, a multiple of 32
+    boxed, k0, pad0 = letterbox(img, 320, 320)
+    assert x.shape == (1, 3, 320, 320) and x.dtype == np.float32 and (k, pad) == (k0, pad0)
+    assert np.array_equal(x[0], boxed[:, :, ::-1].transpose(2, 0, 1) / np.float32(255))
