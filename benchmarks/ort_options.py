@@ -1,6 +1,7 @@
 """The reader's time with one of onnxruntime's session options on and off, side by side on the
 same photos in one run (the machine is noisy, so compare the ratio within a run), and whether
-every photo reads the same cards either way:
+every photo reads the same either way (cards, confidences, flags, boxes and aspect, from the
+timed readings themselves):
 
 - ``spinning``: worker threads spin, waiting for work, after each run (onnxruntime's default;
   off since session 30, ``vision.onnx.ALLOW_SPINNING``);
