@@ -66,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read_photo(photo: str) -> list[str]:
-    from vision import ImageError, Reader
+    from vision import ImageError, Reader, WeightsError
 
     try:
         reading = Reader().read(photo)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, WeightsError) as exc:  # no network, a damaged one, a bad reader.json
         raise GinsightError(str(exc)) from None
     except ImageError as exc:
         raise GinsightError(f"{photo}: {exc}") from None

@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision import Reader
+    from vision import Reader, WeightsError
     from vision.evaluate import evaluate
 
     folder = Path(args.data)
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError(f"{folder} needs images/, labels/ and data.yaml (YOLO layout)")
     try:
         reader = Reader(args.weights)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, WeightsError) as exc:  # no network, a damaged one, a bad reader.json
         raise GinsightError(str(exc)) from None
 
     def progress(done: int, total: int) -> None:

@@ -21,11 +21,11 @@ def run(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from vision import ImageError, Reader, annotate, load_image
+    from vision import ImageError, Reader, WeightsError, annotate, load_image
 
     try:
         reader = Reader(args.weights)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, WeightsError) as exc:  # no network, a damaged one, a bad reader.json
         raise GinsightError(str(exc)) from None
     failed = 0
     out_dir = Path(args.annotate) if args.annotate else None

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from vision.crops import CROP, cos_sin_degrees, normalise, to_grey
+from vision.types import WeightsError
 
 # Whether onnxruntime's worker threads spin, waiting for work, after each run. Off: the reader
 # runs the networks between Python steps (cropping, grouping) on a laptop's few cores, where a
@@ -37,7 +38,13 @@ def _session(path: Path, threads: int):
     opts.log_severity_level = 3
     opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if ALLOW_SPINNING else "0")
     opts.add_session_config_entry("session.set_denormal_as_zero", "1" if DENORMALS_AS_ZERO else "0")
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"model file missing: {path}")
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail, ...) share no base
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise WeightsError(f"{path}: not a network the reader can load ({first})") from None
 
 
 def letterbox(img: np.ndarray, size: int, fit: int | None = None, stride: int | None = None

@@ -14,6 +14,8 @@ in the other suit of its colour), flagged, or dropped. So is one nearer that fac
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import json
 import time
 from dataclasses import dataclass, field, replace
@@ -31,7 +33,7 @@ from vision.onnx import VOTES, ClassifierGroup, DetectorGroup, IndexClassifier, 
 from vision.pips import NUMBER_RANKS, pip_votes
 from vision.suits import RULES as SUIT_RULES
 from vision.suits import apply_suit_reader
-from vision.types import CardRead, Reading
+from vision.types import CardRead, Reading, WeightsError
 
 ONE_DECK_RULES = ("any", "suit")  # see Settings.one_deck_rule and read_again
 ASPECT_SCORES = ("sum", "mean")  # see Settings.aspects
@@ -579,12 +581,59 @@ class Settings:
 
     @classmethod
     def load(cls, folder: Path) -> Settings:
-        path = folder / "reader.json"
-        if path.exists():
+        """The settings of a weights folder: the defaults, overridden by its ``reader.json`` (a
+        JSON object of settings; lists for tuples). Raises ``WeightsError`` naming the file and
+        what is wrong: not JSON, not an object, an unknown (misspelt) setting, a value of the
+        wrong kind or out of its range, so that no typo is silently read as the default."""
+        path = Path(folder) / "reader.json"
+        if not path.exists():
+            return cls()
+        try:
             data = json.loads(path.read_text())
-            kept = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in cls.__dataclass_fields__}
-            return cls(**kept)
-        return cls()
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise WeightsError(f"{path}: not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise WeightsError(f"{path}: must be a JSON object of settings, not {type(data).__name__}")
+        fields = {f.name: f.type for f in dataclasses.fields(cls)}
+        for key, value in data.items():
+            if key not in fields:
+                near = difflib.get_close_matches(key, fields, n=1)
+                raise WeightsError(f"{path}: unknown setting {key!r}" + (f" ({near[0]}?)" if near else ""))
+            wrong = _wrong_kind(key, fields[key], value)
+            if wrong:
+                raise WeightsError(f"{path}: {wrong}")
+        try:
+            return cls(**{k: _setting_value(fields[k], v) for k, v in data.items()})
+        except ValueError as exc:
+            raise WeightsError(f"{path}: {exc}") from None
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _wrong_kind(name: str, kind: str, value) -> str | None:
+    """What is wrong with ``value`` (from JSON) for the setting ``name`` of the type ``kind``
+    (its annotation, as written), or None."""
+    whole = "int" in kind
+    if kind.startswith("tuple"):
+        if isinstance(value, list) and all(_is_number(v) and (not whole or isinstance(v, int)) for v in value):
+            return None
+        return f"{name} must be a list of {'whole numbers' if whole else 'numbers'}, not {value!r}"
+    checks = {"float": (_is_number, "a number"),
+              "int": (lambda v: _is_number(v) and isinstance(v, int), "a whole number"),
+              "bool": (lambda v: isinstance(v, bool), "true or false"),
+              "str": (lambda v: isinstance(v, str), "a string")}
+    ok, what = checks[kind]
+    return None if ok(value) else f"{name} must be {what}, not {value!r}"
+
+
+def _setting_value(kind: str, value):
+    """A JSON value (checked by _wrong_kind) as the setting holds it: a list as a tuple, a whole
+    number as a float where the setting is one."""
+    if kind.startswith("tuple"):
+        return tuple(value) if "int" in kind else tuple(float(v) for v in value)
+    return float(value) if kind == "float" else value
 
 
 class SuitSay(NamedTuple):

@@ -9,6 +9,12 @@ class ImageError(ValueError):
     """An image that cannot be read: not an image, truncated, empty, or too large."""
 
 
+class WeightsError(ValueError):
+    """A weights folder holding something the reader cannot use: a ``reader.json`` that is not
+    a JSON object of known settings with values of their kinds, or a network file onnxruntime
+    cannot load. The message names the file. (A missing network is a ``FileNotFoundError``.)"""
+
+
 @dataclass(frozen=True, slots=True)
 class CardRead:
     """One card seen in a photo."""
