@@ -54,21 +54,47 @@ def _heif_kind(data: bytes) -> str | None:
     return _HEIF_BRANDS.get(data[8:12])
 
 
+def _eight_bit(img: np.ndarray) -> np.ndarray:
+    """An image array's pixels as 8 bits a channel, as they look: 16-bit ones scaled down,
+    floats from 0 to 1 scaled up (floats over 1 taken as 0-255), a mask's True as white.
+    Pixels no image has (not numbers, below 0, above the type's white) are an ImageError, not
+    clipped into a picture of nothing that reads no card."""
+    kind = img.dtype
+    if kind == np.uint8:
+        return img
+    if kind == np.bool_:
+        return img.astype(np.uint8) * 255
+    if kind == np.uint16:
+        return np.round(img / 257.0).astype(np.uint8)
+    if not (np.issubdtype(kind, np.integer) or np.issubdtype(kind, np.floating)):
+        raise ImageError(f"not an image array: {kind} pixels (8- or 16-bit integers, or floats, expected)")
+    if np.issubdtype(kind, np.floating) and not np.isfinite(img).all():
+        raise ImageError("not an image array: some pixels are not a number (NaN or infinite)")
+    low, high = img.min(), img.max()
+    if low < 0 or high > 255:
+        raise ImageError(f"not an image array: pixel values from {low} to {high} "
+                         "(0 to 255, or 0 to 1 for floats, expected)")
+    if np.issubdtype(kind, np.floating):
+        return np.round(img * 255.0 if high <= 1 else img).astype(np.uint8)
+    return img.astype(np.uint8)
+
+
 def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarray:
     """A BGR uint8 image, or :class:`ImageError` saying what is wrong."""
     if isinstance(source, np.ndarray):
         img = source
         if img.size == 0:
             raise ImageError("empty image (no pixels)")
-        if img.ndim == 2:
-            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-        elif img.ndim == 3 and img.shape[2] == 4:
-            img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
-        elif img.ndim != 3 or img.shape[2] != 3:
+        if img.ndim not in (2, 3) or (img.ndim == 3 and img.shape[2] not in (1, 3, 4)):
             raise ImageError(f"not an image array: shape {img.shape}")
         if img.shape[0] * img.shape[1] > MAX_PIXELS:
             raise ImageError(f"image too large: {img.shape[1]}x{img.shape[0]} pixels (max {MAX_PIXELS:,})")
-        return np.ascontiguousarray(img if img.dtype == np.uint8 else np.clip(img, 0, 255).astype(np.uint8))
+        img = _eight_bit(img)
+        if img.ndim == 2 or img.shape[2] == 1:
+            img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+        elif img.shape[2] == 4:
+            img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+        return np.ascontiguousarray(img)
     if isinstance(source, (str, Path)):
         path = Path(source)
         if not path.exists():

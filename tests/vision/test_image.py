@@ -119,3 +119,31 @@ def test_a_phone_photo_is_turned_by_its_exif_orientation(tmp_path):
         turned = load_image(source)
         assert turned.shape == (80, 40, 3)
         assert turned[:30].mean() > 200 and turned[50:].mean() < 50  # the white half now on top
+
+
+@pytest.mark.parametrize(("pixels", "dtype", "want"), [
+    (200, np.uint8, 200),
+    (200 * 257, np.uint16, 200),  # 16 bits a channel (a PNG of 16 bits, a machine-vision camera)
+    (200 / 255, np.float32, 200),  # floats from 0 to 1 (scikit-image, OpenCV's own float images)
+    (200 / 255, np.float64, 200),
+    (200.0, np.float32, 200),  # floats over 1: already 0-255
+    (200, np.int64, 200),  # np.array of Python ints
+    (True, np.bool_, 255),  # a mask
+])
+def test_an_array_of_any_common_pixel_type_is_made_8_bit_as_it_looks(pixels, dtype, want):
+    img = load_image(np.full((6, 8, 3), pixels, dtype))
+    assert img.dtype == np.uint8 and img.shape == (6, 8, 3) and np.all(img == want)
+    assert load_image(np.full((6, 8, 1), pixels, dtype)).shape == (6, 8, 3)  # one channel: grey
+
+
+@pytest.mark.parametrize(("img", "needle"), [
+    (np.full((4, 4, 3), np.nan, np.float32), "not a number"),
+    (np.full((4, 4, 3), 300, np.int32), "pixel values from 300 to 300"),
+    (np.full((4, 4, 3), -5, np.int16), "pixel values from -5 to -5"),
+    (np.full((4, 4, 3), -0.5, np.float32), r"pixel values from -0\.5"),
+    (np.full((4, 4, 3), 1 + 2j), "complex128 pixels"),
+    (np.full((4, 4, 3), None, object), "object pixels"),
+])
+def test_an_array_whose_pixels_are_not_an_image_s_is_named(img, needle):
+    with pytest.raises(ImageError, match=needle):
+        load_image(img)
