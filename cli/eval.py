@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision import Reader, WeightsError
-    from vision.evaluate import evaluate
+    from vision.evaluate import DataSetError, evaluate
 
     folder = Path(args.data)
     if not (folder / "data.yaml").exists() or not (folder / "images").is_dir():
@@ -34,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
         if done == total:
             sys.stderr.write("\n")
 
-    result = evaluate(reader, folder, args.limit, progress)
+    try:
+        result = evaluate(reader, folder, args.limit, progress)
+    except DataSetError as exc:  # data.yaml, a label line or a photo it cannot read, named
+        raise GinsightError(str(exc)) from None
     if args.json:
         print(json.dumps(result, indent=2))
         return 0

@@ -28,21 +28,51 @@ def name_to_code(name: str) -> str | None:
     return _RANK[m.group(1)] + m.group(2)
 
 
-def load_names(folder: Path) -> list[str]:
-    yaml_path = folder / "data.yaml"
-    text = yaml_path.read_text()
-    m = re.search(r"names:\s*(\[.*?\])", text, re.S)
-    if m:
-        import json
+class DataSetError(ValueError):
+    """A labelled data set the evaluation cannot read: its ``data.yaml`` (no class names, not
+    YAML), a label line (its file and line named), or a photo that does not open."""
 
-        return json.loads(m.group(1).replace("'", '"'))
-    names = {}
-    for line in text.split("names:", 1)[1].splitlines()[1:]:
-        mm = re.match(r"\s+(\d+):\s*['\"]?(.+?)['\"]?\s*$", line)
-        if not mm:
-            break
-        names[int(mm.group(1))] = mm.group(2)
-    return [names[i] for i in sorted(names)]
+
+def load_names(folder: Path) -> list[str]:
+    """The class names of a YOLO data set's ``data.yaml``, by class id: ``names`` as a list
+    (inline or a block of ``- name`` lines) or as a mapping of ids 0, 1, ... to names."""
+    import yaml
+
+    path = folder / "data.yaml"
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise DataSetError(f"{path}: not YAML ({' '.join(str(exc).split())})") from None
+    names = data.get("names") if isinstance(data, dict) else None
+    if names is None:
+        raise DataSetError(f"{path}: no class names (names:)")
+    if isinstance(names, dict):
+        ids = sorted(names, key=lambda k: (not isinstance(k, int), str(k)))
+        if ids != list(range(len(names))):
+            raise DataSetError(f"{path}: names' class ids must be 0 to {len(names) - 1}, not {ids}")
+        names = [names[i] for i in ids]
+    if not isinstance(names, list):
+        raise DataSetError(f"{path}: names must be a list or a mapping of class ids to names, not {names!r}")
+    return [str(n) for n in names]
+
+
+def _label_box(parts: list[str], where: str, w: int, h: int) -> tuple[float, float, float, float]:
+    """A label line's box in pixels: ``cx cy bw bh`` or a polygon's ``x y`` pairs (its bounding
+    box), all shares of the photo's size."""
+    vals = []
+    for v in parts:
+        try:
+            vals.append(float(v))
+        except ValueError:
+            raise DataSetError(f"{where}: {v!r} is not a number") from None
+    if len(vals) == 4:
+        cx, cy, bw, bh = vals
+        return (cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h
+    if len(vals) < 6 or len(vals) % 2:
+        raise DataSetError(f"{where}: {len(vals)} numbers after the class (4 for a box, or 6 or more "
+                           "in x y pairs for a polygon)")
+    xs, ys = vals[0::2], vals[1::2]
+    return min(xs) * w, min(ys) * h, max(xs) * w, max(ys) * h
 
 
 @dataclass
@@ -68,24 +98,29 @@ def load_truth(folder: Path, width_height: tuple[int, int] | None = None) -> lis
     for img in images:
         rel = img.relative_to(folder / "images")
         label = (folder / "labels" / rel).with_suffix(".txt")
-        h, w = cv2.imread(str(img)).shape[:2] if width_height is None else width_height[::-1]
+        if width_height is None:
+            pixels = cv2.imread(str(img))
+            if pixels is None:
+                raise DataSetError(f"{img} is not an image OpenCV can open")
+            h, w = pixels.shape[:2]
+        else:
+            w, h = width_height
         boxes = []
         if label.exists():
-            for line in label.read_text().split("\n"):
+            for number, line in enumerate(label.read_text().split("\n"), 1):
                 parts = line.split()
-                if len(parts) < 5:
+                if not parts:
                     continue
+                where = f"{label} line {number}"
+                if not parts[0].isdigit():
+                    raise DataSetError(f"{where}: class {parts[0]!r} is not a class id (0 to {len(codes) - 1})")
+                if int(parts[0]) >= len(codes):
+                    raise DataSetError(f"{where}: class {int(parts[0])}, but data.yaml names {len(codes)} "
+                                       f"class{'es' if len(codes) != 1 else ''}")
+                box = _label_box(parts[1:], where, w, h)
                 code = codes[int(parts[0])]
-                if code is None:
-                    continue
-                vals = [float(v) for v in parts[1:]]
-                if len(vals) == 4:
-                    cx, cy, bw, bh = vals
-                    box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-                else:  # a polygon: its bounding box
-                    xs, ys = vals[0::2], vals[1::2]
-                    box = (min(xs) * w, min(ys) * h, max(xs) * w, max(ys) * h)
-                boxes.append((code, box))
+                if code is not None:  # a back, a joker: not a card
+                    boxes.append((code, box))
         group = img.stem.split("__")[0] if "__" in img.stem else rel.parts[0] if len(rel.parts) > 1 else "all"
         out.append(Truth(img, group, boxes))
     return out
@@ -142,6 +177,8 @@ def average_precision(preds: list[tuple[float, int, tuple]], truths: dict[int, l
 
 def evaluate(reader, folder: Path, limit: int | None = None, progress=None) -> dict:
     truths = load_truth(folder)
+    if not truths:
+        raise DataSetError(f"{folder / 'images'} holds no photos (.jpg, .jpeg, .png, .bmp or .webp)")
     if limit:
         truths = truths[:limit]
     return {"data": str(folder), **evaluate_truths(reader, truths, progress)}

@@ -75,3 +75,22 @@ def test_a_weights_folder_the_reader_cannot_use_is_a_clear_error(capsys, tmp_pat
     (tmp_path / "detector.onnx").write_bytes(b"\0" * 64)
     code, _, err = run(capsys, "read", str(photo), "--weights", str(tmp_path))
     assert code == 2 and "detector.onnx: not a network the reader can load" in err
+
+
+def test_eval_of_a_data_set_with_a_bad_label_line_is_a_clear_error(capsys, tmp_path):
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES.parent, data)
+    label = sorted((data / "labels").glob("*.txt"))[0]
+    label.write_text(label.read_text() + "\nQS 0.5 0.5 0.1 0.1\n")
+    code, out, err = run(capsys, "eval", "--data", str(data))
+    assert code == 2 and out == "" and f"{label.name} line" in err and "'QS' is not a class id" in err
+    assert "Traceback" not in err
+
+
+def test_eval_of_a_data_set_without_photos_is_a_clear_error(capsys, tmp_path):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "data.yaml").write_text("names: ['QS']\n")
+    code, out, err = run(capsys, "eval", "--data", str(tmp_path))
+    assert code == 2 and out == "" and "holds no photos" in err

@@ -110,3 +110,51 @@ def test_evaluate_truths_shows_the_reader_what_load_makes():
     assert shown == [Path("a.jpg")] and plain["overall"]["recall"] == 0.0 and "data" not in plain
     evaluate_truths(Reader(), truths, load=lambda p: np.full((8, 8, 3), 7, np.uint8))
     assert isinstance(shown[1], np.ndarray) and shown[1][0, 0, 0] == 7
+
+
+def labelled_folder(tmp_path, yaml_text="names: ['10C', 'BACK', 'QS']\n", label="0 0.5 0.5 0.1 0.2\n"):
+    import cv2
+
+    (tmp_path / "images").mkdir(exist_ok=True)
+    (tmp_path / "labels").mkdir(exist_ok=True)
+    cv2.imwrite(str(tmp_path / "images" / "grp__a.jpg"), np.zeros((100, 200, 3), np.uint8))
+    (tmp_path / "labels" / "grp__a.txt").write_text(label)
+    (tmp_path / "data.yaml").write_text(yaml_text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("yaml_text", [
+    "names: ['10C', 'BACK', 'QS']\n",
+    "path: .\ntrain: images\nnames:\n  0: 10C\n  1: BACK\n  2: QS\n",
+    "names:\n  - 10C\n  - BACK\n  - QS\nnc: 3\n",  # a YAML block list
+    'nc: 3\nnames: ["10C", "BACK", "QS"]  # the classes\n',
+])
+def test_the_class_names_are_read_in_each_of_yaml_s_ways_of_writing_them(tmp_path, yaml_text):
+    (t,) = load_truth(labelled_folder(tmp_path, yaml_text))
+    assert t.codes == {"TC"}
+
+
+@pytest.mark.parametrize(("yaml_text", "label", "needle"), [
+    ("names: [", "0 0.5 0.5 0.1 0.2\n", r"data\.yaml: not YAML"),
+    ("train: images\n", "0 0.5 0.5 0.1 0.2\n", r"data\.yaml: no class names \(names:\)"),
+    ("names: 3\n", "0 0.5 0.5 0.1 0.2\n", r"data\.yaml: names must be a list or a mapping of class ids"),
+    ("names: ['10C']\n", "0 0.5 0.5 0.1 0.2\n7 0.5 0.5 0.1 0.1\n", r"grp__a\.txt line 2: class 7, but data\.yaml "
+                                                                    r"names 1 class"),
+    ("names: ['10C']\n", "x 0.5 0.5 0.1 0.2\n", r"grp__a\.txt line 1: class 'x' is not a class id"),
+    ("names: ['10C']\n", "0 0.5 0.5 wide 0.2\n", r"grp__a\.txt line 1: 'wide' is not a number"),
+    ("names: ['10C']\n", "0 0.5 0.5 0.1 0.2 0.3\n", r"grp__a\.txt line 1: 5 numbers after the class"),
+])
+def test_a_data_set_the_evaluation_cannot_read_is_named_file_and_line(tmp_path, yaml_text, label, needle):
+    from vision.evaluate import DataSetError
+
+    with pytest.raises(DataSetError, match=needle):
+        load_truth(labelled_folder(tmp_path, yaml_text, label))
+
+
+def test_a_damaged_photo_in_a_data_set_is_named(tmp_path):
+    from vision.evaluate import DataSetError
+
+    folder = labelled_folder(tmp_path)
+    (folder / "images" / "grp__b.jpg").write_bytes(b"not a photo")
+    with pytest.raises(DataSetError, match=r"grp__b\.jpg is not an image"):
+        load_truth(folder)
