@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         raise GinsightError(f"--kind: unknown scene kind(s) {', '.join(unknown)} (known: {', '.join(KINDS)})")
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise GinsightError(f"--out {out} is a file, not a folder")
     if out.exists() and any((out / "images").glob("*/*.jpg")):
         raise GinsightError(f"{out} already holds a data set: pick an empty folder")
     if args.fetch:
@@ -80,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
     if decks is None and not fetched_decks():
         print("ginsight dataset: no deck artwork fetched, so the photos are drawn with procedural decks alone; "
               "add --fetch to fetch the real decks first", file=sys.stderr)
+    try:  # a folder it cannot make or write in, named now rather than by a worker's trace
+        out.mkdir(parents=True, exist_ok=True)
+        (out / ".writable").touch()
+        (out / ".writable").unlink()
+    except OSError as exc:
+        raise GinsightError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
                     decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
                     val_only=args.val_only, kinds=args.kind, jokers=jokers, backlit=backlit,

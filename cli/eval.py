@@ -21,6 +21,8 @@ def run(args: argparse.Namespace) -> int:
     from vision import Reader, WeightsError
     from vision.evaluate import DataSetError, evaluate
 
+    if args.limit is not None and args.limit < 1:
+        raise GinsightError("--limit must be at least 1")
     folder = Path(args.data)
     if not (folder / "data.yaml").exists() or not (folder / "images").is_dir():
         raise GinsightError(f"{folder} needs images/, labels/ and data.yaml (YOLO layout)")

@@ -94,3 +94,9 @@ def test_eval_of_a_data_set_without_photos_is_a_clear_error(capsys, tmp_path):
     (tmp_path / "data.yaml").write_text("names: ['QS']\n")
     code, out, err = run(capsys, "eval", "--data", str(tmp_path))
     assert code == 2 and out == "" and "holds no photos" in err
+
+
+def test_eval_refuses_a_limit_under_one(capsys):
+    for limit in ("0", "-1"):  # -1 had dropped the last photo, 0 had read them all
+        code, out, err = run(capsys, "eval", "--data", str(FIXTURES.parent), "--limit", limit)
+        assert code == 2 and out == "" and "--limit must be at least 1" in err

@@ -147,3 +147,12 @@ def test_the_classifier_swa_flag_reaches_its_training_run(tmp_path, monkeypatch)
     base = ["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]
     assert main(base) == 0 and main([*base, "--cls-swa"]) == 0
     assert seen == [False, True]
+
+
+def test_dataset_refuses_an_out_that_is_a_file_or_cannot_be_written(tmp_path, capsys):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("keep me")
+    assert main(["dataset", "--out", str(afile), "--n", "2", "--decks", "none", "--procedural", "1"]) == 2
+    assert f"--out {afile} is a file, not a folder" in capsys.readouterr().err and afile.read_text() == "keep me"
+    assert main(["dataset", "--out", str(afile / "d"), "--n", "2", "--decks", "none", "--procedural", "1"]) == 2
+    assert f"--out {afile / 'd'}: cannot write there" in capsys.readouterr().err
