@@ -30,7 +30,12 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise GinsightError(f"--annotate {out_dir} is a file, not a folder")
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise GinsightError(f"--annotate {out_dir}: cannot make that folder ({exc.strerror or exc})") from None
     for photo in args.photos:
         try:
             image = load_image(photo)
@@ -43,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{photo}: error: {exc}", file=sys.stderr)
             continue
         if out_dir:
-            cv2.imwrite(str(out_dir / (Path(photo).stem + ".jpg")), annotate(image, reading))
+            drawn = out_dir / (Path(photo).stem + ".jpg")
+            if not cv2.imwrite(str(drawn), annotate(image, reading)):  # the cards are still printed
+                print(f"{photo}: warning: could not write the drawn photo {drawn}", file=sys.stderr)
         if args.json:
             print(json.dumps(reading.to_json(photo)))
         else:

@@ -100,3 +100,22 @@ def test_eval_refuses_a_limit_under_one(capsys):
     for limit in ("0", "-1"):  # -1 had dropped the last photo, 0 had read them all
         code, out, err = run(capsys, "eval", "--data", str(FIXTURES.parent), "--limit", limit)
         assert code == 2 and out == "" and "--limit must be at least 1" in err
+
+
+def test_read_names_an_annotate_folder_it_cannot_use(capsys, tmp_path):
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    afile = tmp_path / "notes.txt"
+    afile.write_text("keep me")
+    code, out, err = run(capsys, "read", str(photo), "--annotate", str(afile))
+    assert (code, out) == (2, "") and "is a file, not a folder" in err and afile.read_text() == "keep me"
+    code, out, err = run(capsys, "read", str(photo), "--annotate", str(afile / "drawn"))
+    assert (code, out) == (2, "") and "cannot make that folder" in err
+
+
+def test_read_still_prints_the_cards_when_a_drawn_photo_cannot_be_written(capsys, tmp_path, monkeypatch):
+    import cv2
+
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    monkeypatch.setattr(cv2, "imwrite", lambda *a, **k: False)  # a full disk, a read-only folder
+    code, out, err = run(capsys, "read", str(photo), "--annotate", str(tmp_path))
+    assert code == 0 and out.startswith(str(photo)) and "could not write the drawn photo" in err
