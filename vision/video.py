@@ -54,6 +54,8 @@ class StableReader:
     def __init__(self, reader, window: int = 8, share: float = 0.6, zoom_every: int = 4,
                  looks_every: int = 4, decay: float = 0.8, keep: float | None = 0.25) -> None:
         keep = share if keep is None else keep
+        if window < 1:
+            raise ValueError(f"window {window} must be 1 frame or more")
         if not 0 < decay <= 1:
             raise ValueError(f"decay {decay} must lie in (0, 1]: each older frame weighs that much of the next")
         if not 0 < keep <= share <= 1:

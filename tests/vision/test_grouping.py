@@ -145,6 +145,9 @@ def test_stable_reader_weighs_the_newest_frames_most():
         StableReader(None, share=0.5, keep=0.6)
     with pytest.raises(ValueError, match="decay"):
         StableReader(None, decay=0)
+    for window in (0, -1):  # 0 had voted over no frame at all
+        with pytest.raises(ValueError, match=f"window {window} must be 1 frame or more"):
+            StableReader(None, window=window)
 
 
 def test_stable_reader_zooms_on_one_frame_in_a_few():
