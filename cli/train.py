@@ -73,10 +73,13 @@ def run(args: argparse.Namespace) -> int:
 
             print(way_up.export_weights(weights / "way_up.pt"))
         return 0
-    if args.cls_minutes is not None and args.cls_minutes <= 0:
-        raise GinsightError("--cls-minutes must be more than 0")
+    check_numbers(args)
     if not args.data:
         raise GinsightError("--data DIR is required (a folder written by `ginsight dataset`)")
+    if args.resume:  # every network it goes on from, before any training (a run is minutes to hours)
+        for what, name in (("classifier", "classifier.pt"), ("detector", "detector.pt")):
+            if args.what in ("both", what) and not (weights / name).exists():
+                raise GinsightError(f"--resume: no {weights / name} to go on from")
     data = Path(args.data)
     # the classifier learns from crops/ alone (a folder of linked crops, `python -m datasets.mix`,
     # has no photos); the detector from the photos data.yaml lists
@@ -91,11 +94,32 @@ def run(args: argparse.Namespace) -> int:
                              seed=args.cls_seed, swa=args.cls_swa, upright=args.cls_upright)
     if args.what in ("both", "detector"):
         resume_from = weights / "detector.pt" if args.resume else None
-        if args.resume and not resume_from.exists():
-            raise GinsightError(f"--resume: no {resume_from} to go on from")
         train_detector(data / "data.yaml", epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
                        device=args.device, threads=args.threads, resume_from=resume_from,
                        project=Path(args.project), fraction=args.fraction, hours=args.hours,
                        workers=args.workers or None, export=not args.no_export, weights=weights,
                        warmup_epochs=args.warmup_epochs)
     return 0
+
+
+def check_numbers(args: argparse.Namespace) -> None:
+    """Each number of a training run in its range, named before any data is read: otherwise a
+    bad one fails deep in Ultralytics or torch, maybe after minutes of loading or training."""
+    rules = [
+        (args.epochs >= 1, "--epochs must be 1 or more"),
+        (args.cls_epochs >= 1, "--cls-epochs must be 1 or more"),
+        (args.cls_minutes is None or args.cls_minutes > 0, "--cls-minutes must be more than 0"),
+        (args.cls_lr > 0, "--cls-lr must be more than 0"),
+        (args.batch >= 1 or args.batch == -1,
+         "--batch must be 1 or more (or -1: Ultralytics' automatic batch on a GPU)"),
+        (args.imgsz >= 32 and args.imgsz % 32 == 0, "--imgsz must be 32 pixels or more, a multiple of 32 "
+                                                    "(the detector's largest stride)"),
+        (0 < args.fraction <= 1, "--fraction must be a share in (0, 1]"),
+        (args.hours is None or args.hours > 0, "--hours must be more than 0"),
+        (args.threads >= 1, "--threads must be 1 or more"),
+        (args.workers >= 0, "--workers must be 0 or more"),
+        (args.warmup_epochs >= 0, "--warmup-epochs must be 0 or more"),
+    ]
+    for ok, message in rules:
+        if not ok:
+            raise GinsightError(message)

@@ -1,5 +1,7 @@
 """``ginsight train``'s (and ``dataset``'s) bad usage: one line naming what is wrong, exit 2 (no training here)."""
 
+import pytest
+
 from cli.main import main
 
 
@@ -156,3 +158,42 @@ def test_dataset_refuses_an_out_that_is_a_file_or_cannot_be_written(tmp_path, ca
     assert f"--out {afile} is a file, not a folder" in capsys.readouterr().err and afile.read_text() == "keep me"
     assert main(["dataset", "--out", str(afile / "d"), "--n", "2", "--decks", "none", "--procedural", "1"]) == 2
     assert f"--out {afile / 'd'}: cannot write there" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--epochs", "0"], "--epochs must be 1 or more"),
+    (["--cls-epochs", "-2"], "--cls-epochs must be 1 or more"),
+    (["--batch", "0"], "--batch must be 1 or more (or -1: Ultralytics' automatic batch on a GPU)"),
+    (["--imgsz", "17"], "--imgsz must be 32 pixels or more, a multiple of 32"),
+    (["--imgsz", "500"], "--imgsz must be 32 pixels or more, a multiple of 32"),
+    (["--fraction", "0"], "--fraction must be a share in (0, 1]"),
+    (["--fraction", "1.5"], "--fraction must be a share in (0, 1]"),
+    (["--hours", "-1"], "--hours must be more than 0"),
+    (["--threads", "0"], "--threads must be 1 or more"),
+    (["--workers", "-1"], "--workers must be 0 or more"),
+    (["--cls-lr", "0"], "--cls-lr must be more than 0"),
+    (["--warmup-epochs", "-1"], "--warmup-epochs must be 0 or more"),
+])
+def test_a_training_number_out_of_range_is_named_before_anything_is_read(tmp_path, capsys, argv, needle):
+    """Checked first, with no data set at all: an hour's run does not fail at its first epoch."""
+    assert main(["train", "--data", str(tmp_path / "none"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("what", "missing"), [("both", "classifier.pt"), ("classifier", "classifier.pt"),
+                                               ("detector", "detector.pt")])
+def test_resume_without_the_weights_to_go_on_from_stops_before_any_training(tmp_path, capsys, what, missing):
+    """Before, the classifier trained from scratch on --resume without classifier.pt, and with
+    --what both the missing detector.pt was found only after the classifier's run."""
+    weights = tmp_path / "w"
+    weights.mkdir()
+    if missing == "classifier.pt" and what == "both":
+        (weights / "detector.pt").write_bytes(b"")  # only the classifier's is missing
+    assert main(["train", "--data", str(tmp_path / "none"), "--what", what, "--resume", "--weights", str(weights)]) == 2
+    assert f"--resume: no {weights / missing} to go on from" in capsys.readouterr().err
+    weights.joinpath("classifier.pt").write_bytes(b"")
+    if what == "both":  # and the detector's, now that the classifier's is there
+        weights.joinpath("detector.pt").unlink()
+        assert main(["train", "--data", str(tmp_path / "none"), "--resume", "--weights", str(weights)]) == 2
+        assert f"--resume: no {weights / 'detector.pt'} to go on from" in capsys.readouterr().err
