@@ -49,6 +49,12 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError("--val must be in [0, 1)")
     if not 8 <= args.crop <= 256:
         raise GinsightError("--crop must be 8 to 256 pixels")
+    if not 96 <= args.size <= 4096:  # under 96 px a photo's indices are too small to label (none are)
+        raise GinsightError("--size must be 96 to 4096 pixels")
+    if args.workers is not None and args.workers < 0:
+        raise GinsightError("--workers must be 1 or more (0, the default: all cores)")
+    if args.procedural < 0:
+        raise GinsightError("--procedural must be 0 or more")
     from datasets.build import BACKLIT, JOKERS
 
     jokers = JOKERS if args.jokers is None else args.jokers

@@ -197,3 +197,15 @@ def test_resume_without_the_weights_to_go_on_from_stops_before_any_training(tmp_
         weights.joinpath("detector.pt").unlink()
         assert main(["train", "--data", str(tmp_path / "none"), "--resume", "--weights", str(weights)]) == 2
         assert f"--resume: no {weights / 'detector.pt'} to go on from" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--size", "0"], "--size must be 96 to 4096 pixels"),  # had failed in OpenCV's resize
+    (["--size", "17"], "--size must be 96 to 4096 pixels"),  # had written photos with no label
+    (["--workers", "-1"], "--workers must be 1 or more (0, the default: all cores)"),
+    (["--procedural", "-1"], "--procedural must be 0 or more"),
+])
+def test_dataset_refuses_a_number_out_of_range_by_name(tmp_path, capsys, argv, needle):
+    assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", *argv]) == 2
+    assert needle in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
