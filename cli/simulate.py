@@ -39,8 +39,11 @@ def run(args: argparse.Namespace) -> int:
     if log_path:
         if log_path.is_dir():
             raise GinsightError(f"--log {log_path} is a folder")
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=log_path.parent, prefix=log_path.name + ".", suffix=".part")
+        try:  # a folder it cannot make or write in, named before any game is played
+            log_path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=log_path.parent, prefix=log_path.name + ".", suffix=".part")
+        except OSError as exc:
+            raise GinsightError(f"--log {log_path}: cannot write there ({exc.strerror or exc})") from None
         log = os.fdopen(fd, "w")
     try:
         stats = simulate(args.games, args.seed, args.samples, log if log_path else None)

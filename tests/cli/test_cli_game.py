@@ -134,3 +134,12 @@ def test_simulate_json_stats(capsys):
     code, out, _ = run(capsys, "simulate", "--games", "1", "--seed", "1", "--json", "--samples", "10")
     s = json.loads(out)
     assert code == 0 and s["games"] == 1 and abs(sum(s["results"].values()) - 1) < 1e-9
+
+
+def test_simulate_names_a_log_it_cannot_write(capsys, tmp_path):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("keep me")
+    assert main(["simulate", "--games", "1", "--log", str(afile / "hands.jsonl")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"--log {afile / 'hands.jsonl'}: cannot write there" in err
+    assert afile.read_text() == "keep me"
