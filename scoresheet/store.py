@@ -82,16 +82,33 @@ class Scoresheet:
         self.path = Path(path) if path is not None else default_path()
         if self.path.is_dir():
             raise ScoresheetError(f"{self.path} is a folder, not a scoresheet file")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        blocking = next((p for p in self.path.parents if p.exists() and not p.is_dir()), None)
+        if blocking is not None:
+            raise ScoresheetError(f"cannot keep a scoresheet at {self.path}: {blocking} is a file, not a folder")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ScoresheetError(f"cannot make the folder of {self.path} ({exc.strerror or exc}): "
+                                  "pick another file") from None
+        existed = self.path.exists()
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
             self._open()
+        except sqlite3.OperationalError as exc:
+            self._close_quietly()
+            if existed and "unable to open" not in str(exc):
+                raise self._damaged(exc) from None
+            raise ScoresheetError(f"cannot {'open' if existed else 'create'} the scoresheet {self.path} ({exc}): "
+                                  "pick another file") from None
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
-            raise ScoresheetError(
-                f"{self.path} is not a ginsight scoresheet or is damaged ({exc}); "
-                "it was left untouched: move it away or pick another file"
-            ) from None
+            raise self._damaged(exc) from None
+
+    def _damaged(self, exc: Exception) -> ScoresheetError:
+        return ScoresheetError(
+            f"{self.path} is not a ginsight scoresheet or is damaged ({exc}); "
+            "it was left untouched: move it away or pick another file"
+        )
 
     def _close_quietly(self) -> None:
         db = getattr(self, "_db", None)

@@ -111,6 +111,24 @@ def test_folder_is_refused(tmp_path):
         Scoresheet(tmp_path)
 
 
+def test_a_path_under_a_file_is_refused_and_the_file_left_as_it_was(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    with pytest.raises(ScoresheetError, match=f"{notes} is a file, not a folder"):
+        Scoresheet(notes / "games" / "sheet.sqlite3")  # had been a FileExistsError from mkdir
+    assert notes.read_text() == "keep me"
+
+
+def test_a_file_that_cannot_be_created_is_named_as_such_not_as_damaged(tmp_path, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite3, "connect", refuse)  # a read-only folder, a full disk
+    with pytest.raises(ScoresheetError, match=r"cannot create the scoresheet .*sheet\.sqlite3") as caught:
+        Scoresheet(tmp_path / "sheet.sqlite3")
+    assert "damaged" not in str(caught.value)
+
+
 CHILD = textwrap.dedent(
     """
     import random, sys, time
