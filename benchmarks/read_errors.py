@@ -27,11 +27,17 @@ leave out: real-dev's leave out most cards cut by the photo's edge). ``--errata 
 list of {"image", "card", "box", "note"}: cards seen by eye on unlabelled places) says which
 unlabelled reads are such cards, read right or not; the labels themselves are never changed.
 
+``--labelled``: each missed card's labelled indices are also read as the reader reads a box
+(its crops, the way-up reader, the suit readers; the detector's place and score taken by the
+label's box and 1), so that a card lost by the detector (``no box``, ``low box``) is told from
+one the classifier could not read even where its index is known: per group, the missed cards
+with a labelled index read likeliest as their own code.
+
 Diagnosis only: it changes nothing. On real-dev (validation only) it says where to look; any
 change is decided on synthetic photos.
 
     python benchmarks/read_errors.py --data ../shared/real-dev [--data data/synth4 --photos 300]
-        [--errata benchmarks/real_dev_errata.json] [--json OUT]
+        [--errata benchmarks/real_dev_errata.json] [--labelled] [--json OUT]
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -60,7 +68,27 @@ def truths_of(folder: Path, photos: int | None):
     return load_truth(folder)[:photos]
 
 
-def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None) -> dict:
+def labelled_reads(reader: Reader, img, boxes, settings, grey: bool) -> list[list]:
+    """The reader's read of each of ``boxes`` (in ``img``'s pixels) as if its detector had
+    found exactly them at score 1: [code, probability] each, "none" where it reads no index
+    (the classifier's "no index" likeliest), read with ``settings`` (min_index 0, no pairing)."""
+    boxes = np.array(boxes, np.float32).reshape(-1, 4)
+    shipped = reader.settings
+    reader._find = lambda *_: (boxes, np.ones(len(boxes), np.float32), len(boxes))  # the instance's, not the class's
+    reader.settings = settings
+    try:
+        reads = reader._read_at(img, settings.det_scales, grey)
+    finally:
+        del reader._find
+        reader.settings = shipped
+    out = []
+    for box in boxes:
+        same = [r for r in reads if np.allclose(r.box, box, atol=1e-3)]
+        out.append([same[0].card, round(float(same[0].probs.max()), 3)] if same else ["none", None])
+    return out
+
+
+def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None, labelled: bool = False) -> dict:
     shipped = reader.settings
     loose = replace(shipped, det_conf=low, min_index=0.0, pair_share=0.0)
     tally: dict[str, Counter] = defaultdict(Counter)
@@ -81,9 +109,10 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None)
         scale = stretch_scale(img, seen)
         det_boxes, det_scores = reader.detector(seen, conf=low, scales=shipped.det_scales,
                                                 turns=shipped.det_turns, fuse=shipped.det_fuse)
+        grey = reader.grey_suit is not None and is_grey(seen)
         reader.settings = loose
         try:
-            every = reader._read_at(seen, shipped.det_scales, reader.grey_suit is not None and is_grey(seen))
+            every = reader._read_at(seen, shipped.det_scales, grey)
         finally:
             reader.settings = shipped
         det_boxes = [unstretch_box(b, scale) for b in det_boxes]
@@ -115,13 +144,21 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None)
             else:
                 cause = "paired away"  # read as its code, then read with another index as another
             tally[t.group][cause] += 1
-            rows.append({"image": t.image.name, "card": code, "cause": cause,
-                         "reads": [[r.card, round(r.confidence, 3), round(_detector_score(r), 3)] for r in mine]})
+            row = {"image": t.image.name, "card": code, "cause": cause,
+                   "reads": [[r.card, round(r.confidence, 3), round(_detector_score(r), 3)] for r in mine]}
+            if labelled:
+                sx, sy = scale
+                row["labelled"] = labelled_reads(reader, seen, [(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy)
+                                                               for b in boxes], loose, grey)
+                if any(c == code for c, _ in row["labelled"]):
+                    tally[t.group]["missed, a labelled index read as it"] += 1
+            rows.append(row)
     return {"groups": {g: dict(c) for g, c in tally.items()},
             "read_as": {g: dict(c.most_common(12)) for g, c in read_as.items()}, "missed": rows,
             "wrong": wrong}
 
 
+LABELLED = ("missed, a labelled index read as it",)  # --labelled's tally: not a cause
 WRONG_KINDS = ("misread", "read twice", "unlabelled", "unlabelled, read right by eye",
                "unlabelled, read wrong by eye")
 
@@ -151,22 +188,27 @@ def main() -> None:
     ap.add_argument("--weights", type=Path, default=None)
     ap.add_argument("--low", type=float, default=0.02, help="detector score kept for tracing")
     ap.add_argument("--errata", type=Path, default=None, help="cards seen by eye where the labels have none")
+    ap.add_argument("--labelled", action="store_true",
+                    help="also read each missed card's labelled indices as the reader reads a box")
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args()
     errata = json.loads(a.errata.read_text()) if a.errata else []
     reader = remembering(Reader(a.weights))
     out = {}
     for folder in a.data:
-        res = causes(reader, truths_of(folder, a.photos), a.low, errata)
+        res = causes(reader, truths_of(folder, a.photos), a.low, errata, a.labelled)
         out[str(folder)] = res
         for g, c in res["groups"].items():
-            miss = {k: v for k, v in sorted(c.items()) if k != "cards" and k not in WRONG_KINDS}
+            miss = {k: v for k, v in sorted(c.items()) if k != "cards" and k not in WRONG_KINDS + LABELLED}
             wrong = {k: v for k, v in sorted(c.items()) if k in WRONG_KINDS}
             print(f"{folder} {g}: {c.get('cards', 0)} cards, {sum(miss.values())} missed:",
                   ", ".join(f"{k} {v}" for k, v in miss.items()))
             print(f"   {sum(wrong.values())} wrong:", ", ".join(f"{k} {v}" for k, v in wrong.items()))
             if res["read_as"].get(g):
                 print("   read as:", res["read_as"][g])
+            if a.labelled:
+                print(f"   of the {sum(miss.values())} missed, {c.get(LABELLED[0], 0)} with a labelled index "
+                      "read as their code (the label's box given to the reader)")
     if a.json:
         a.json.write_text(json.dumps(out, indent=1) + "\n")
 

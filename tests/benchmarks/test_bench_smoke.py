@@ -1165,3 +1165,23 @@ def test_video_empty_streams_jittered_frames_of_no_card_through_both_readers(tmp
     got = json.loads(out.read_text())
     assert got["frames"] == 4 and got["size"] == "320x180"
     assert got["a"]["cards_shown"] == [] and got["b"]["mean_ms"] > 0
+
+
+def test_read_errors_labelled_reads_a_weak_boxed_card_at_its_labels_as_the_reader_would():
+    """The fixture table photo's 2H is missed for a weak detector box (under det_conf); given
+    its labelled boxes, the reader reads both as 2H: a card the detector lost, not the classifier."""
+    from vision.evaluate import load_truth
+    from vision.reader import Reader
+
+    module = script("read_errors")
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    truths = [t for t in load_truth(fixtures) if "12_29_57" in t.image.name]
+    reader = Reader()
+    out = module.causes(reader, truths, low=0.02, labelled=True)
+    (row,) = out["missed"]
+    assert (row["card"], row["cause"]) == ("2H", "low box")
+    assert [code for code, _ in row["labelled"]] == ["2H", "2H"] and all(p > 0.5 for _, p in row["labelled"])
+    assert out["groups"]["webcam_WIN"]["missed, a labelled index read as it"] == 1
+    assert "_find" not in vars(reader)  # the reader's own detector step is back
+    plain = module.causes(reader, truths, low=0.02)
+    assert "labelled" not in plain["missed"][0] and "missed, a labelled index read as it" not in plain["groups"]["webcam_WIN"]
