@@ -150,15 +150,19 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
                 sx, sy = scale
                 row["labelled"] = labelled_reads(reader, seen, [(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy)
                                                                for b in boxes], loose, grey)
-                if any(c == code for c, _ in row["labelled"]):
-                    tally[t.group]["missed, a labelled index read as it"] += 1
+                mine_read = [q for c, q in row["labelled"] if c == code]
+                if mine_read:
+                    tally[t.group][LABELLED[0]] += 1
+                if any(q >= SURE for q in mine_read):
+                    tally[t.group][LABELLED[1]] += 1
             rows.append(row)
     return {"groups": {g: dict(c) for g, c in tally.items()},
             "read_as": {g: dict(c.most_common(12)) for g, c in read_as.items()}, "missed": rows,
             "wrong": wrong}
 
 
-LABELLED = ("missed, a labelled index read as it",)  # --labelled's tally: not a cause
+SURE = 0.5  # --labelled: a labelled index read as its card at this probability or more
+LABELLED = ("missed, a labelled index read as it", "missed, a labelled index read as it at 0.5+")  # not causes
 WRONG_KINDS = ("misread", "read twice", "unlabelled", "unlabelled, read right by eye",
                "unlabelled, read wrong by eye")
 
@@ -208,7 +212,8 @@ def main() -> None:
                 print("   read as:", res["read_as"][g])
             if a.labelled:
                 print(f"   of the {sum(miss.values())} missed, {c.get(LABELLED[0], 0)} with a labelled index "
-                      "read as their code (the label's box given to the reader)")
+                      f"read as their code ({c.get(LABELLED[1], 0)} at {SURE} or more; the label's box given "
+                      "to the reader)")
     if a.json:
         a.json.write_text(json.dumps(out, indent=1) + "\n")
 

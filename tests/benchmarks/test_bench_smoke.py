@@ -1182,6 +1182,7 @@ def test_read_errors_labelled_reads_a_weak_boxed_card_at_its_labels_as_the_reade
     assert (row["card"], row["cause"]) == ("2H", "low box")
     assert [code for code, _ in row["labelled"]] == ["2H", "2H"] and all(p > 0.5 for _, p in row["labelled"])
     assert out["groups"]["webcam_WIN"]["missed, a labelled index read as it"] == 1
+    assert out["groups"]["webcam_WIN"]["missed, a labelled index read as it at 0.5+"] == 1
     assert "_find" not in vars(reader)  # the reader's own detector step is back
     plain = module.causes(reader, truths, low=0.02)
     assert "labelled" not in plain["missed"][0] and "missed, a labelled index read as it" not in plain["groups"]["webcam_WIN"]
