@@ -10,7 +10,8 @@ from engine.errors import GinsightError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("photos", nargs="+", metavar="PHOTO")
+    parser.add_argument("photos", nargs="+", metavar="PHOTO",
+                        help="photos, or folders: every photo in a folder (any depth), in name order")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     parser.add_argument("--weights", metavar="DIR", help="model folder (default: the shipped models/weights)")
     parser.add_argument("--annotate", metavar="DIR", help="also write each photo with its cards drawn into DIR")
@@ -36,19 +37,24 @@ def run(args: argparse.Namespace) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise GinsightError(f"--annotate {out_dir}: cannot make that folder ({exc.strerror or exc})") from None
-    for photo in args.photos:
-        try:
-            image = load_image(photo)
-            reading = reader.read(image)
-        except ImageError as exc:
+    photos = expand(args.photos)
+    names: set[str] = set()  # drawn photos' names so far: two photos of one name are both kept
+    for photo, problem in photos:
+        if problem is None:
+            try:
+                image = load_image(photo)
+                reading = reader.read(image)
+            except ImageError as exc:
+                problem = str(exc)
+        if problem is not None:
             failed += 1
             if args.json:
-                print(json.dumps({"image": photo, "error": str(exc)}))
+                print(json.dumps({"image": photo, "error": problem}))
             else:
-                print(f"{photo}: error: {exc}", file=sys.stderr)
+                print(f"{photo}: error: {problem}", file=sys.stderr)
             continue
         if out_dir:
-            drawn = out_dir / (Path(photo).stem + ".jpg")
+            drawn = out_dir / drawn_name(Path(photo).stem, names)
             if not cv2.imwrite(str(drawn), annotate(image, reading)):  # the cards are still printed
                 print(f"{photo}: warning: could not write the drawn photo {drawn}", file=sys.stderr)
         if args.json:
@@ -56,4 +62,34 @@ def run(args: argparse.Namespace) -> int:
         else:
             shown = " ".join(c.card + ("?" if c.uncertain else "") for c in reading.cards) or "(no cards)"
             print(f"{photo}: {shown}  [{reading.ms:.0f} ms]")
-    return 2 if failed == len(args.photos) else 0
+    return 2 if failed == len(photos) else 0
+
+
+def expand(paths: list[str]) -> list[tuple[str, str | None]]:
+    """Each path as given, except a folder: the photos in it (any depth, in name order,
+    vision.image.image_files), or, where it has none, the folder with what is wrong with it."""
+    from pathlib import Path
+
+    from vision.image import image_files
+
+    out: list[tuple[str, str | None]] = []
+    for path in paths:
+        if not Path(path).is_dir():
+            out.append((path, None))
+            continue
+        found = image_files(path)
+        if not found:
+            out.append((path, f"{path} is a folder with no photos in it (.jpg, .jpeg, .png, .bmp or .webp)"))
+        out.extend((str(f), None) for f in found)
+    return out
+
+
+def drawn_name(stem: str, taken: set[str]) -> str:
+    """The drawn photo's file name: ``stem``.jpg, or ``stem``-2.jpg, -3 ... where an earlier
+    photo of this run (from another folder) took it."""
+    name, n = f"{stem}.jpg", 1
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}.jpg"
+    taken.add(name)
+    return name

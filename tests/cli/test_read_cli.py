@@ -119,3 +119,23 @@ def test_read_still_prints_the_cards_when_a_drawn_photo_cannot_be_written(capsys
     monkeypatch.setattr(cv2, "imwrite", lambda *a, **k: False)  # a full disk, a read-only folder
     code, out, err = run(capsys, "read", str(photo), "--annotate", str(tmp_path))
     assert code == 0 and out.startswith(str(photo)) and "could not write the drawn photo" in err
+
+
+def test_read_takes_folders_photo_by_photo_and_keeps_drawn_photos_of_one_name_apart(capsys, tmp_path):
+    import shutil
+
+    one, two, empty, drawn = tmp_path / "one", tmp_path / "two" / "deeper", tmp_path / "empty", tmp_path / "drawn"
+    for folder in (one, two, empty):
+        folder.mkdir(parents=True)
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    shutil.copy(photo, one / "hand.jpg")
+    shutil.copy(photo, two / "hand.jpg")  # the same name in another folder
+    (one / "notes.txt").write_text("not a photo, not listed")
+    code, out, err = run(capsys, "read", "--json", str(one), str(tmp_path / "two"), str(empty), "--annotate", str(drawn))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["image"] for r in rows] == [str(one / "hand.jpg"), str(two / "hand.jpg"), str(empty)]
+    assert rows[0]["cards"] == rows[1]["cards"] and rows[0]["cards"]
+    assert rows[2]["error"] == f"{empty} is a folder with no photos in it (.jpg, .jpeg, .png, .bmp or .webp)"
+    assert sorted(p.name for p in drawn.iterdir()) == ["hand-2.jpg", "hand.jpg"]
+    code, _, err = run(capsys, "read", str(empty))
+    assert code == 2 and "is a folder with no photos in it" in err
