@@ -42,6 +42,8 @@ def _session(path: Path, threads: int):
         raise FileNotFoundError(f"model file missing: {path}")
     try:
         return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except MemoryError:
+        raise
     except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail, ...) share no base
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise WeightsError(f"{path}: not a network the reader can load ({first})") from None

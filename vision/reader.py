@@ -592,6 +592,8 @@ class Settings:
             data = json.loads(path.read_text())
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise WeightsError(f"{path}: not JSON ({exc})") from None
+        except OSError as exc:  # a folder of that name, a file it may not read
+            raise WeightsError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         if not isinstance(data, dict):
             raise WeightsError(f"{path}: must be a JSON object of settings, not {type(data).__name__}")
         fields = {f.name: f.type for f in dataclasses.fields(cls)}

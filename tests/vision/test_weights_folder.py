@@ -58,6 +58,12 @@ def test_a_reader_json_the_reader_cannot_use_is_named(tmp_path, text, what):
     assert str(tmp_path / "reader.json") in str(caught.value)
 
 
+def test_a_reader_json_that_cannot_be_read_is_named(tmp_path):
+    (tmp_path / "reader.json").mkdir()
+    with pytest.raises(WeightsError, match=r"reader\.json: cannot be read"):
+        Settings.load(tmp_path)
+
+
 def test_a_damaged_network_is_named_not_traced(tmp_path):
     for f in DEFAULT_WEIGHTS.glob("*.onnx"):
         shutil.copy(f, tmp_path / f.name)
