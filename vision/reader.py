@@ -950,7 +950,7 @@ class Reader:
         img = load_image(image)
         s = self.settings
         if aspect is not None:
-            if aspect <= 0:
+            if not 0 < aspect < float("inf"):  # NaN too
                 raise ValueError(f"aspect must be a stretch above 0, not {aspect!r}")
             indices, cards = self._read_stretched(img, aspect, zoom)
             return Reading(tuple(cards), (time.perf_counter() - t0) * 1000, img.shape[1], img.shape[0],

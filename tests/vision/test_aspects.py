@@ -202,8 +202,9 @@ def test_a_read_at_one_aspect_takes_that_look_only_with_its_boxes_in_the_photos_
     reader.widths.clear()
     as_is = reader.read(IMG, aspect=1.0)
     assert reader.widths == [100] and as_is.codes() == ["7S"] and as_is.aspect == 1.0
-    with pytest.raises(ValueError, match="aspect"):
-        reader.read(IMG, aspect=0.0)
+    for bad in (0.0, -1.78, float("nan"), float("inf")):  # NaN had passed "<= 0" into OpenCV's resize
+        with pytest.raises(ValueError, match="aspect must be a stretch above 0"):
+            reader.read(IMG, aspect=bad)
 
 
 def test_a_photo_that_reads_nothing_as_it_is_is_read_at_each_aspect_only_when_asked():
