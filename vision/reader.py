@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import math
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -611,7 +612,9 @@ class Settings:
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+    """A JSON number a setting can hold: not a boolean, not NaN or infinite (which Python's
+    json reads from ``NaN`` and ``Infinity``)."""
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _wrong_kind(name: str, kind: str, value) -> str | None:

@@ -44,6 +44,8 @@ def test_a_misspelt_setting_is_named_with_the_one_meant(tmp_path):
     ("[0.5]", "a JSON object"),
     ('{"min_card": "high"}', "min_card must be a number, not 'high'"),
     ('{"min_card": true}', "min_card must be a number, not True"),
+    ('{"min_card": NaN}', "min_card must be a number, not nan"),  # Python's json reads NaN
+    ('{"aspects": [1.78, Infinity]}', r"aspects must be a list of numbers, not \[1\.78, inf\]"),
     ('{"det_members": 1.5}', "det_members must be a whole number, not 1.5"),
     ('{"one_deck": 1}', "one_deck must be true or false, not 1"),
     ('{"aspects": 1.78}', r"aspects must be a list of numbers, not 1\.78"),
