@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  cards: precision {o['precision']:.3f}, recall {o['recall']:.3f}, exact hands {o['exact_hand_rate']:.1%}")
     print(f"  flagged uncertain: {o['cards_flagged']} of {o['cards_read']} cards read, {o['wrong_flagged']} of the "
           f"{o['cards_wrong']} wrong; precision of the cards not flagged {o['unflagged_precision']:.3f}")
-    print(f"  index mAP50 {result['index_map50']:.3f} (class-agnostic {result['index_map50_class_agnostic']:.3f}); "
+    ap = {k: "n/a" if result[k] is None else f"{result[k]:.3f}" for k in ("index_map50", "index_map50_class_agnostic")}
+    print(f"  index mAP50 {ap['index_map50']} (class-agnostic {ap['index_map50_class_agnostic']}); "
           f"median {result['median_ms']:.0f} ms a photo")
     for g, s in result["groups"].items():
         print(f"  {g}: {s['photos']} photos, precision {s['precision']:.3f}, recall {s['recall']:.3f}, "

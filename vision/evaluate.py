@@ -256,8 +256,9 @@ def evaluate_truths(reader, truths: list[Truth], progress=None, load=None) -> di
     return {
         "overall": summarise(total),
         "groups": {g: summarise(c) for g, c in sorted(per_group.items())},
-        "index_map50": float(np.mean(aps)) if aps else 0.0,
-        "index_map50_class_agnostic": average_precision(agnostic_preds, gt_agnostic),
+        # None (JSON null) where the photos label no card index: no AP to take (NaN is not JSON)
+        "index_map50": float(np.mean(aps)) if aps else None,
+        "index_map50_class_agnostic": average_precision(agnostic_preds, gt_agnostic) if gt_agnostic else None,
         "confused": [{"true": a, "read": b, "count": n} for (a, b), n in confused.most_common(10)],
         "median_ms": statistics.median(times) if times else None,
     }

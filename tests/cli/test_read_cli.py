@@ -139,3 +139,23 @@ def test_read_takes_folders_photo_by_photo_and_keeps_drawn_photos_of_one_name_ap
     assert sorted(p.name for p in drawn.iterdir()) == ["hand-2.jpg", "hand.jpg"]
     code, _, err = run(capsys, "read", str(empty))
     assert code == 2 and "is a folder with no photos in it" in err
+
+
+def test_eval_of_photos_that_label_no_card_gives_json_without_nan(capsys, tmp_path):
+    import shutil
+
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    shutil.copy(photo, tmp_path / "images" / photo.name)
+    (tmp_path / "labels" / (photo.stem + ".txt")).write_text("0 0.5 0.5 0.1 0.1\n")  # a card back only
+    (tmp_path / "data.yaml").write_text("names: ['BACK']\n")
+
+    def strict(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    code, out, _ = run(capsys, "eval", "--data", str(tmp_path), "--json")
+    result = json.loads(out, parse_constant=strict)  # NaN had been written, which JSON has not
+    assert code == 0 and result["index_map50"] is None and result["index_map50_class_agnostic"] is None
+    code, out, _ = run(capsys, "eval", "--data", str(tmp_path))
+    assert code == 0 and "index mAP50 n/a (class-agnostic n/a)" in out
