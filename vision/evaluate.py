@@ -47,10 +47,10 @@ def load_names(folder: Path) -> list[str]:
     if names is None:
         raise DataSetError(f"{path}: no class names (names:)")
     if isinstance(names, dict):
-        ids = sorted(names, key=lambda k: (not isinstance(k, int), str(k)))
-        if ids != list(range(len(names))):
-            raise DataSetError(f"{path}: names' class ids must be 0 to {len(names) - 1}, not {ids}")
-        names = [names[i] for i in ids]
+        if not all(isinstance(k, int) for k in names) or sorted(names) != list(range(len(names))):
+            raise DataSetError(f"{path}: names' class ids must be 0 to {len(names) - 1}, "
+                               f"not {sorted(names, key=str)}")
+        names = [names[i] for i in range(len(names))]
     if not isinstance(names, list):
         raise DataSetError(f"{path}: names must be a list or a mapping of class ids to names, not {names!r}")
     return [str(n) for n in names]

@@ -134,6 +134,21 @@ def test_the_class_names_are_read_in_each_of_yaml_s_ways_of_writing_them(tmp_pat
     assert t.codes == {"TC"}
 
 
+def test_a_mapping_of_more_than_ten_class_ids_is_read_in_number_order(tmp_path):
+    """Ids sorted as text (0, 1, 10, 11, 2, ...) had refused every mapping of 11 classes or more."""
+    from vision.evaluate import load_names
+
+    names = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
+    text = "names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(names))
+    (tmp_path / "data.yaml").write_text(text)
+    assert load_names(tmp_path) == names
+    (tmp_path / "data.yaml").write_text("names:\n  0: AS\n  2: 2S\n")
+    from vision.evaluate import DataSetError
+
+    with pytest.raises(DataSetError, match=r"class ids must be 0 to 1, not \[0, 2\]"):
+        load_names(tmp_path)
+
+
 @pytest.mark.parametrize(("yaml_text", "label", "needle"), [
     ("names: [", "0 0.5 0.5 0.1 0.2\n", r"data\.yaml: not YAML"),
     ("train: images\n", "0 0.5 0.5 0.1 0.2\n", r"data\.yaml: no class names \(names:\)"),
