@@ -78,3 +78,12 @@ def test_weights_errors_are_value_errors_and_missing_files_stay_file_not_found(t
     assert issubclass(WeightsError, ValueError)
     with pytest.raises(FileNotFoundError, match="model file missing"):
         Reader(tmp_path)
+
+
+def test_every_setting_written_out_as_json_loads_back_the_same(tmp_path):
+    """Each setting's kind is read from its annotation (Settings.load): a setting added with a
+    kind the check does not know would fail here, not in a user's reader.json."""
+    import dataclasses
+
+    (tmp_path / "reader.json").write_text(json.dumps(dataclasses.asdict(Settings())))
+    assert Settings.load(tmp_path) == Settings()
