@@ -20,8 +20,6 @@ measured ``spinning`` alone.)
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 from datetime import UTC, datetime
@@ -33,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import vision.onnx  # noqa: E402
 from benchmarks.aspect_here import reading_key  # noqa: E402
 from benchmarks.reader_speed import photos_in, read_side_by_side  # noqa: E402
-from benchmarks.report import report  # noqa: E402
+from benchmarks.report import machine, report  # noqa: E402
 from vision.image import load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -73,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     differ = differing(got_on, got_off)
     ms_on, ms_off = [r.ms for r in got_on], [r.ms for r in got_off]
     med_on, med_off = statistics.median(ms_on), statistics.median(ms_off)
-    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
-           f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
            "option": args.option, "flag": f"vision.onnx.{OPTIONS[args.option]}",
            "photos": len(images), "weights": str(args.weights), "photos_read_differently": differ,
            "median_ms": {"on": round(med_on, 1), "off": round(med_off, 1)},

@@ -15,8 +15,6 @@ each reads there (false alarms) are counted too.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 from datetime import UTC, datetime
@@ -25,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import report  # noqa: E402
+from benchmarks.report import machine, report  # noqa: E402
 from vision.image import image_files, load_image  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -94,8 +92,7 @@ def main() -> None:
     ms_a, ms_b = [r.ms for r in got_a], [r.ms for r in got_b]
     med_a, med_b = statistics.median(ms_a), statistics.median(ms_b)
     sizes = sorted({f"{img.shape[1]}x{img.shape[0]}" for img in images})
-    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
-           f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
            "packages": packages(), "photos": len(images), "sizes": sizes[:5], "a": str(args.a), "b": str(args.b),
            "crop_side": {"a": a.classifier.size, "b": b.classifier.size},
            "median_ms": {"a": round(med_a, 1), "b": round(med_b, 1)}, "ratio_b_over_a": round(med_b / med_a, 3),

@@ -15,8 +15,6 @@ over an empty table gives them.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 from datetime import UTC, datetime
@@ -28,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import report  # noqa: E402
+from benchmarks.report import machine, report  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 from vision.video import StableReader  # noqa: E402
 
@@ -81,8 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         readers[k].reader.read(frames[0])
         readers[k] = StableReader(readers[k].reader)
     got = run(readers, frames)
-    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": f"{platform.machine()}, "
-           f"{len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+    out = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
            "frames": len(frames), "size": f"{frames[0].shape[1]}x{frames[0].shape[0]}",
            "a": str(args.a), "b": str(args.b), **got,
            "ratio_of_means_b_over_a": round(got["b"]["mean_ms"] / got["a"]["mean_ms"], 3)}

@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -49,7 +47,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import report  # noqa: E402
+from benchmarks.report import machine, report  # noqa: E402
 from benchmarks.settings_sweep import banded, banded_truth  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
@@ -187,7 +185,7 @@ def main() -> None:
         per_set[str(data)] = {"clips": len(truths) - (1 if args.switch else 0), "last_frame": set_counts}
     base = statistics.mean(ms["every"])
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
-           "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+           "machine": machine(),
            "data": [str(d) for d in args.data], "photos": args.photos, "clips": clips, "frames": length,
            "switch": args.switch, "window": window, "plain_vote": args.plain_vote,
            "width": args.width, "seed": args.seed, "ways": {}}

@@ -46,8 +46,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 from collections import deque
 from dataclasses import replace
@@ -57,7 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import report  # noqa: E402
+from benchmarks.report import machine, report  # noqa: E402
 from benchmarks.settings_sweep import banded_truth  # noqa: E402
 from benchmarks.video_looks import BAND, clip  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
@@ -273,7 +271,7 @@ def main() -> None:
                 "min_card": args.min_card, "streams": streams}) + "\n")
 
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
-           "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+           "machine": machine(),
            "data": [str(d) for d in args.data], "skip": args.skip, "photos": args.photos, "frames": args.frames,
            "window": args.window, "steady_from": steady_from, "width": args.width, "seed": args.seed,
            "min_card": args.min_card,

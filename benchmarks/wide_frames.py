@@ -15,8 +15,6 @@ frame: neither right nor wrong here), or wrong.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 from dataclasses import replace
@@ -29,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import report  # noqa: E402
+from benchmarks.report import machine, report  # noqa: E402
 from vision.evaluate import synthetic_validation  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
@@ -98,7 +96,7 @@ def main() -> None:
                 "cards_read": n_read, "cards_right": right, "median_ms": round(statistics.median(ms[name]), 1)}
 
     out = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
-           "machine": f"{platform.machine()}, {len(os.sched_getaffinity(0))} CPUs, Python {platform.python_version()}",
+           "machine": machine(),
            "data": str(args.data), "frames": len(frames), "frame_size": list(frames[0][0].shape[1::-1]),
            "cards_true": sum(len(want) for _, want in frames),
            "square": scores("square"), "rect": scores("rect"),
