@@ -52,9 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("--knocker-melds", metavar="MELDS")
     add.add_argument("--result", choices=("knock", "undercut", "gin"), help="cross-check: refuse if it differs")
 
-    for name, text in (("undo", "remove the last hand"), ("show", "the table: totals, roles, history")):
+    for name, text, default in (
+        ("undo", "remove the last hand", "default: the game of the hand entered last"),
+        ("show", "the table: totals, roles, history", "default: the newest game not yet won"),
+    ):
         p = sub.add_parser(name, help=text)
-        p.add_argument("--game", type=int, metavar="ID")
+        p.add_argument("--game", type=int, metavar="ID", help=default)
         p.add_argument("--json", action="store_true")
     lst = sub.add_parser("list", help="the games kept")
     lst.add_argument("--json", action="store_true")
@@ -87,7 +90,11 @@ def _first_roles(args: argparse.Namespace, players: tuple[str, str, str]) -> tup
             if ":" not in part:
                 raise GinsightError(f"--draw entries look like Name:KS (or Name:7C,2D), got {part!r}")
             name, cards = part.split(":", 1)
-            draws[_index(players, name)] = parse_cards(cards, what=f"{name}'s draw")
+            who = _index(players, name)
+            if draws[who]:
+                raise GinsightError(f"{players[who]} appears twice in --draw: give each player's cards once "
+                                    "(redraws after a comma, e.g. Ann:7C,2D)")
+            draws[who] = parse_cards(cards, what=f"{name}'s draw")
         if any(not d for d in draws):
             missing = [players[i] for i in range(3) if not draws[i]]
             raise GinsightError(f"no card drawn for {', '.join(missing)}")
@@ -218,7 +225,12 @@ def _run(args: argparse.Namespace, sheet: Scoresheet) -> int:
             scores = ", ".join(f"{g.players[i]} {g.table.scores[i]}" for i in range(3))
             print(f"{g.id:>4}  {g.created}  {g.name}: {scores} ({state})")
         return 0
-    game_id = args.game if args.game is not None else sheet.current_game()
+    if args.game is not None:
+        game_id = args.game
+    elif args.action == "undo":  # the hand entered last, even when its game has just been won
+        game_id = sheet.last_hand_game()
+    else:
+        game_id = sheet.current_game()
     info = sheet.game(game_id)
     if args.action == "add":
         result, detail = _result(args, info.table)

@@ -197,6 +197,13 @@ class Scoresheet:
         open_games = [g for g in games if not g.table.over]
         return (open_games or games)[-1].id
 
+    def last_hand_game(self) -> int:
+        """The game of the hand entered last (of those still kept), whichever game it is."""
+        row = self._db.execute("SELECT game_id FROM hands ORDER BY rowid DESC LIMIT 1").fetchone()
+        if row is None:
+            raise ScoresheetError(f"no hand to undo in {self.path}")
+        return int(row[0])
+
     # --- changes, each one transaction --------------------------------------------------
     def new_game(self, players: tuple[str, str, str], roles: Roles, role_draw: str, rules: Rules,
                  name: str | None = None) -> int:

@@ -54,12 +54,30 @@ def test_score_new_roles_and_program_draw(capsys, db):
     assert code == 0 and "draw: A" in out
 
 
+def test_score_undo_takes_the_hand_entered_last_even_in_a_game_just_won(capsys, db):
+    run(capsys, "score", "--db", db, "new", "--players", "Ann,Bob,Cy", "--roles", "Ann,Bob,Cy", "--name", "old")
+    run(capsys, "score", "--db", db, "add", "--knocker", "box", "--knocker-count", "2", "--defender-count", "12")
+    run(capsys, "score", "--db", db, "new", "--players", "Ann,Bob,Cy", "--roles", "Ann,Bob,Cy", "--target", "20")
+    code, out, _ = run(capsys, "score", "--db", db, "add", "--game", "2", "--knocker", "box",
+                       "--knocker-count", "0", "--defender-count", "20")
+    assert code == 0 and "Winner: Ann" in out
+    code, out, _ = run(capsys, "score", "--db", db, "undo")
+    assert code == 0 and "Removed hand 1 of game 2." in out
+    code, out, _ = run(capsys, "score", "--db", db, "show", "--game", "1", "--json")
+    assert json.loads(out)["scores"] == {"Ann": 10, "Bob": 0, "Cy": 0}
+    code, out, _ = run(capsys, "score", "--db", db, "undo")  # then game 1's, the hand entered before it
+    assert code == 0 and "Removed hand 1 of game 1." in out
+    code, _, err = run(capsys, "score", "--db", db, "undo")
+    assert code == 2 and "no hand to undo" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
         (["new", "--players", "A,B"], "three names"),
         (["new", "--players", "A,B,C", "--draw", "A:KS B:KH C:2C"], "tie in the role draw"),
         (["new", "--players", "A,B,C", "--draw", "A:KS B:QH"], "no card drawn for C"),
+        (["new", "--players", "A,B,C", "--draw", "A:2C B:7H C:3C a:KS"], "A appears twice in --draw"),
         (["new", "--players", "A,B,C", "--roles", "A,B,D"], "'D' is not one of the players"),
         (["add", "--knocker", "box", "--knocker-count", "12", "--defender-count", "3"], "above the knock limit"),
         (["add", "--knocker", "box"], "--knocker-count and --defender-count"),
