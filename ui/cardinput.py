@@ -79,26 +79,37 @@ def photo_input(slot: str, what: str, *, camera: bool) -> None:
 
 
 def read_photo(slot: str, reader, data: bytes) -> None:
-    """Read ``data`` unless it was the last photo read for ``slot``; keep what came of it."""
+    """Read ``data`` unless it was the last photo read for ``slot``; keep what came of it.
+
+    Nothing of the slot changes until the read is done: Streamlit stops a run at its next
+    call (here the spinner's end) when the user clicks during the read, and a photo marked as
+    read before its cards were kept would never be read again (its drawing shown beside the
+    old cards). Stopped so, the photo is read afresh on the next run.
+    """
     digest = hashlib.sha256(data).hexdigest()
     photo = state.photo(slot)
     if photo.digest == digest:
         return
-    photo.reset(digest)
     limit = max_upload_bytes()
     if not data:
+        photo.reset(digest)
         photo.error = "That file is empty: choose a photo of the cards."
         return
     if len(data) > limit:
+        photo.reset(digest)
         photo.error = f"That file is {len(data) / 2**20:.0f} MB; photos up to {limit // 2**20} MB are read."
         return
     try:
         with st.spinner("Reading the cards…"):
             reading = reader.read(data)
-            photo.annotated = reader.annotate(data, reading)
+            annotated = reader.annotate(data, reading)
     except ValueError as exc:  # vision.ImageError: not an image, damaged, too large, ...
+        photo.reset(digest)
         photo.error = f"That file could not be read as a photo: {exc}"
         return
+    # from here to the end no Streamlit call: the photo's state is kept whole
+    photo.reset(digest)
+    photo.annotated = annotated
     codes = list(dict.fromkeys(read.card for read in reading.cards))
     if not codes:
         photo.error = (

@@ -173,3 +173,27 @@ def test_cards_survive_a_page_change(app, reader):
     at.switch_page("ui/pages/game.py").run()
     at.switch_page("ui/pages/my_hand.py").run()
     assert cards(ok(at), "hand") == TEN.split()
+
+
+def test_a_click_during_a_read_does_not_leave_the_photo_half_read(app, reader, monkeypatch):
+    """A rerun asked for while the photo is read (the user clicks or types) stops the run at
+    the spinner's end: the photo is then read again, never shown beside the old cards."""
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    at = type_cards(app(), "hand", TEN)
+    plain_read = reader.read
+    clicks = [True]
+
+    def read_while_the_user_clicks(image):
+        reading = plain_read(image)
+        if clicks.pop() if clicks else False:
+            ctx = get_script_run_ctx()
+            ctx.script_requests.request_rerun(RerunData(page_script_hash=ctx.page_script_hash))
+        return reading
+
+    monkeypatch.setattr(reader, "read", read_while_the_user_clicks)
+    at = ok(upload(at, "hand", photo(GIN_11)))
+    assert reader.reads == 2  # stopped once, read again on the rerun
+    assert cards(at, "hand") == GIN_11.split() and "Knock: gin" in text(at)
+    assert "11 cards read" in text(at)

@@ -74,6 +74,21 @@ def test_add_to_the_game_once(app, reader, db):
     assert "hand 2: box Bob, captain Cy, sits out Ann" in text(at)
 
 
+def test_a_new_hand_typed_after_one_was_added_is_not_shown_as_recorded(app, reader, db):
+    game = new_game(db)
+    at = settled(app("showdown"))
+    at.button(key="showdown.add").click().run()
+    assert "Recorded as hand 1 of game 1." in text(ok(at))
+    # The next showdown typed straight in, without "Next showdown": a new hand, not recorded.
+    at = ok(type_cards(at, "knocker", "3H 4H 5H 4C 5C 6C QS QH QD 3D"))
+    assert "Recorded as hand" not in text(at)
+    assert "hand 2: box Bob, captain Cy, sits out Ann" in text(at)
+    at.button(key="showdown.add").click().run()
+    assert "Recorded as hand 2 of game 1." in text(ok(at))
+    with Scoresheet(db) as sheet:
+        assert len(sheet.game(game).table.history) == 2
+
+
 def test_the_captain_knocks_with_the_game_rules(app, reader, db):
     new_game(db, Rules(gin_bonus=20))
     at = app("showdown")

@@ -51,6 +51,11 @@ with left:
 with right:
     st.subheader(f"{names[1]}: the defender")
     defender = cardinput.card_input("defender", "defender's hand")
+if (" ".join(state.cards("knocker")), " ".join(state.cards("defender"))) != (knocker_codes, defender_codes):
+    # Typed or photographed cards came in this run, after the header above was drawn for
+    # the cards before them (whether the hand is already recorded, who sat where): draw the
+    # page again for the new cards, or a new hand would be shown as recorded and not added.
+    st.rerun()
 
 st.divider()
 if not knocker or not defender:
