@@ -20,7 +20,9 @@ def image_files(folder: str | Path) -> list[Path]:
 
 
 def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a PNG or JPEG header, without decoding the pixels."""
+    """(width, height) from the image's header, without decoding the pixels: PNG and JPEG here,
+    other kinds (WebP, TIFF, GIF, BMP, ...) by Pillow's header reading. A small compressed TIFF
+    can hold 20,000 x 20,000 pixels, which OpenCV would decode (2.4 GB) before any check."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if data[:2] == b"\xff\xd8":
@@ -38,7 +40,26 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
                 i += 2
                 continue
             i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
-    return None
+        return None
+    return _pillow_size(data)
+
+
+def _pillow_size(data: bytes) -> tuple[int, int] | None:
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                return im.size
+    except Image.DecompressionBombError:  # more pixels than Pillow opens at all
+        raise ImageError(f"too large: more than {2 * Image.MAX_IMAGE_PIXELS:,} pixels "
+                         f"(max {MAX_PIXELS:,})") from None
+    except Exception:  # not a kind Pillow knows, or a damaged header: OpenCV decides below
+        return None
 
 
 # The brands of the ISO media files that hold HEIF images (HEIC: an iPhone's photos) or AVIF
@@ -114,7 +135,10 @@ def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarra
         raise ImageError(f"{name} is empty (0 bytes)")
     if len(data) > MAX_BYTES:
         raise ImageError(f"{name} is too large ({len(data) // 1_000_000} MB; max 64 MB)")
-    size = _header_size(data)
+    try:
+        size = _header_size(data)
+    except ImageError as exc:
+        raise ImageError(f"{name} is {exc}") from None
     if size and size[0] * size[1] > MAX_PIXELS:
         raise ImageError(f"{name} is too large: {size[0]}x{size[1]} pixels (max {MAX_PIXELS:,})")
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -131,11 +155,35 @@ def load_image(source: str | Path | bytes | bytearray | np.ndarray) -> np.ndarra
             raise ImageError(f"{name} is {'an' if heif == 'AVIF' else 'a'} {heif} image, which this reader "
                              "cannot open: save or share it as JPEG")
         raise ImageError(f"{name} is not an image (JPEG, PNG, WebP or BMP expected)")
-    if data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+    if data[:2] == b"\xff\xd8" and not _jpeg_complete(data):
         raise ImageError(f"{name} is a truncated JPEG (the file ends before the image does)")
     if img.shape[0] * img.shape[1] > MAX_PIXELS:
         raise ImageError(f"{name} is too large: {img.shape[1]}x{img.shape[0]} pixels")
     return img
+
+
+def _jpeg_complete(data: bytes) -> bool:
+    """Whether a JPEG's image data is whole: its end marker (FFD9) comes after its first scan.
+
+    OpenCV decodes a truncated JPEG without a word, the missing part grey. The end marker need
+    not end the file: a phone's "motion photo" (Pixel, Samsung) carries its video after it, and
+    Samsung adds a trailer of its own. Nor does any FFD9 do: an EXIF thumbnail, in a segment
+    before the first scan, has one of its own, so the segments are walked to the first scan.
+    Inside a scan an FF byte is always followed by 00 or a restart marker, so the first FFD9
+    after it is the image's end (or a later scan's, of a progressive JPEG, which ends likewise).
+    """
+    i, n = 2, len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            return False  # not a marker where one must be: damaged
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte before a marker
+            i += 1
+            continue
+        if marker == 0xDA:  # start of scan: the image's end marker must follow
+            return data.find(b"\xff\xd9", i + 2) != -1
+        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return False
 
 
 GREY_SPREAD = 16  # a pixel whose channels differ by more than this has colour

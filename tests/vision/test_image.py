@@ -17,6 +17,12 @@ def png_header(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
 
 
+def gif_header(width: int, height: int) -> bytes:
+    """A GIF's header and first frame's descriptor, claiming ``width`` x ``height`` pixels."""
+    return (b"GIF89a" + struct.pack("<HHBBB", width, height, 0, 0, 0)
+            + b"\x2c" + struct.pack("<HHHHB", 0, 0, width, height, 0) + b"\x02\x02\x44\x01\x00\x3b")
+
+
 def jpeg_bytes() -> bytes:
     img = np.full((40, 60, 3), 200, np.uint8)
     cv2.putText(img, "QS", (5, 30), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 0, 0), 2)
@@ -31,6 +37,8 @@ def test_good_inputs(tmp_path):
         img = load_image(source)
         assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     assert load_image(np.zeros((10, 12), np.uint8)).shape == (10, 12, 3)
+    for kind in (".webp", ".bmp", ".tiff"):  # sized by Pillow's header reading, decoded by OpenCV
+        assert load_image(cv2.imencode(kind, np.full((10, 12, 3), 90, np.uint8))[1].tobytes()).shape == (10, 12, 3)
     assert load_image(np.zeros((10, 12, 4), np.uint8)).shape == (10, 12, 3)
 
 
@@ -44,6 +52,8 @@ def test_good_inputs(tmp_path):
         (lambda p: b"\x00\x00\x00\x18ftypavif\x00\x00\x00\x00mif1avif" + b"\x00" * 200, "is an AVIF image, .*as JPEG"),
         (lambda p: jpeg_bytes()[: len(jpeg_bytes()) // 2], "truncated JPEG"),
         (lambda p: png_header(20000, 20000) + b"\x00" * 100, "too large: 20000x20000"),
+        (lambda p: gif_header(8000, 8000), "too large: 8000x8000"),  # other kinds by Pillow's header
+        (lambda p: gif_header(20000, 20000), "too large: more than"),  # past Pillow's own bomb limit
         (lambda p: np.zeros((0, 0, 3), np.uint8), "empty image"),
         (lambda p: np.zeros((5, 5, 7), np.uint8), "not an image array"),
         (lambda p: p / "missing.jpg", "no such file"),
@@ -55,6 +65,26 @@ def test_good_inputs(tmp_path):
 def test_bad_inputs(tmp_path, make, needle):
     with pytest.raises(ImageError, match=needle):
         load_image(make(tmp_path))
+
+
+def _with_app1(jpeg: bytes, payload: bytes) -> bytes:
+    """``jpeg`` with an APP1 segment (where EXIF and its thumbnail live) after its start marker."""
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
+def test_a_jpeg_with_data_after_its_end_is_read_and_a_cut_one_is_not():
+    whole = jpeg_bytes()
+    motion_photo = whole + struct.pack(">I", 24) + b"ftypmp42" + bytes(12) + bytes(range(256)) * 4
+    samsung = whole + b"SEFH" + b"\x01" * 40 + b"SEFT"
+    padded = whole + b"\x00" * 64
+    expected = load_image(whole)
+    for data in (motion_photo, samsung, padded, _with_app1(whole, b"Exif\x00\x00 thumbnail \xff\xd8..\xff\xd9")):
+        assert np.array_equal(load_image(data), expected)
+    # An EXIF thumbnail's own end marker does not make a cut photo whole.
+    thumb = _with_app1(whole, b"Exif\x00\x00 thumbnail \xff\xd8\xff\xda..\xff\xd9")
+    for cut in (thumb[:-2], thumb[: len(thumb) - 40], whole[:-2]):
+        with pytest.raises(ImageError, match="truncated JPEG"):
+            load_image(cut)
 
 
 def test_image_files_lists_photos_by_suffix_at_any_depth_in_order(tmp_path):
