@@ -957,7 +957,7 @@ class Reader:
                 raise ValueError(f"aspect must be a stretch above 0, not {aspect!r}")
             indices, cards = self._read_stretched(img, aspect, zoom)
             return Reading(tuple(cards), (time.perf_counter() - t0) * 1000, img.shape[1], img.shape[0],
-                           tuple(indices), float(aspect))
+                           tuple(reported_indices(indices, s)), float(aspect))
         indices, cards = self._read_cards(img, zoom)
         aspect = 1.0
         probing = s.aspect_probe > -1
@@ -981,6 +981,7 @@ class Reader:
             if s.aspect_merge == "indices" and len(looks) > 1:
                 indices = merge_looks(looks, s.aspect_merge_iou)
                 cards = self._cards(img, indices)
+        indices = reported_indices(indices, s)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices), aspect)
 
@@ -1249,14 +1250,32 @@ def group_indices(indices: list[IndexRead], settings: Settings = Settings()) -> 
     With ``settings.one_deck``, the indices left over because their code's card lies far away
     are read again (:func:`read_again`) and make cards of their own, flagged uncertain.
     """
+    return _group(indices, settings)[0]
+
+
+def reported_indices(indices: list[IndexRead], settings: Settings = Settings()) -> list[IndexRead]:
+    """``indices`` as :func:`group_indices` makes cards of them: an index the one-deck rule read
+    again as its suit twin (:func:`read_again`) carries that code, as its card does. The others,
+    those it dropped too, keep the code the classifier read (``Reading.indices``, whose codes
+    ``ginsight eval``'s index figures and confusions count)."""
+    again = _group(indices, settings)[1]
+    return [again.get(id(ix), ix) for ix in indices] if again else list(indices)
+
+
+def _group(indices: list[IndexRead], settings: Settings) -> tuple[list[CardRead], dict[int, IndexRead]]:
+    """:func:`group_indices`'s cards, and the indices read again, by ``id`` of the index read."""
     cards, far = _one_card_per_code(indices, settings)
+    again: dict[int, IndexRead] = {}
     if settings.one_deck and far:
         taken = {c.card for c in cards}
-        again = [r for r in (read_again(ix, taken, settings) for ix in far) if r is not None]
-        more, _ = _one_card_per_code(again, settings)  # far apart again: dropped
+        for ix in far:
+            r = read_again(ix, taken, settings)
+            if r is not None:
+                again[id(ix)] = r
+        more, _ = _one_card_per_code(list(again.values()), settings)  # far apart again: dropped
         cards += [replace(c, uncertain=True) for c in more]
     cards.sort(key=lambda c: CODES.index(c.card))  # deck order
-    return cards
+    return cards, again
 
 
 def index_read(box: tuple[float, float, float, float], score: float, p: np.ndarray,

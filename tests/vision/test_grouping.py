@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine.cards import CODES
 from vision.crops import half_turn_likeness
 from vision.draw import annotate
-from vision.reader import IndexRead, Settings, group_indices, suit_twin
+from vision.reader import IndexRead, Settings, group_indices, reported_indices, suit_twin
 from vision.types import CardRead, Reading
 from vision.video import StableReader
 
@@ -150,6 +150,21 @@ def test_stable_reader_weighs_the_newest_frames_most():
             StableReader(None, window=window)
 
 
+def test_stable_reader_draws_a_kept_card_where_it_lies_after_the_stream_shrinks():
+    """A browser lowers a webcam's resolution when the line is slow: a card the vote keeps from
+    an older, larger frame is given in the new frame's pixels, not the old ones."""
+    stable = StableReader(None, window=4)
+    big = Reading((CardRead("QS", 0.9, ((1000, 600, 1040, 660),), False),), 1.0, 1280, 720)
+    for _ in range(3):
+        stable.push(big)
+    voted = stable.push(Reading((), 1.0, 640, 360))  # QS not read in the smaller frame: kept
+    assert voted.codes() == ["QS"] and (voted.width, voted.height) == (640, 360)
+    assert voted.cards[0].boxes == ((500, 300, 520, 330),)
+    # the same size: the boxes as read
+    assert stable.push(Reading((CardRead("QS", 0.9, ((10, 20, 30, 40),), False),), 1.0, 640, 360)
+                       ).cards[0].boxes == ((10, 20, 30, 40),)
+
+
 def test_stable_reader_zooms_on_one_frame_in_a_few():
     reader = FakeReader([[]] * 9)
     stable = StableReader(reader, window=4, zoom_every=4)
@@ -242,6 +257,23 @@ def test_the_suit_rule_reads_a_far_duplicate_only_as_its_suit_twin():
     eight_c = read("8C", 300, 10, 0.9, probs(**{"8C": 0.95}))
     codes = [c.card for c in group_indices([strong, eight_c, weak], suit)]
     assert codes == ["8S", "8C"]
+
+
+def test_the_indices_reported_carry_the_code_the_one_deck_rule_read_them_again_as():
+    # ginsight eval counts the index figures and confusions from Reading.indices: an index read
+    # again as its suit twin must be counted as the code its card reports, not as first read.
+    suit = Settings(one_deck=True, one_deck_rule="suit", min_card=0.5)
+    strong = read("8S", 10, 10, 0.9, probs(**{"8S": 0.95}))
+    weak = read("8S", 600, 600, 0.9, probs(**{"8S": 0.6, "8C": 0.35}))
+    dropped = read("QH", 300, 300, 0.9, probs(**{"QH": 0.9}))
+    far_dropped = read("QH", 900, 20, 0.5, probs(**{"QH": 0.5, "QD": 0.01}))
+    reads = [strong, weak, dropped, far_dropped]
+    cards = group_indices(reads, suit)
+    assert [c.card for c in cards] == ["8S", "QH", "8C"]
+    out = reported_indices(reads, suit)
+    assert [r.card for r in out] == ["8S", "8C", "QH", "QH"]  # the one dropped keeps its read
+    assert out[1].box == weak.box and out[0] is strong and out[3] is far_dropped
+    assert [r.card for r in reported_indices(reads, Settings(one_deck=False))] == ["8S", "8S", "QH", "QH"]
 
 
 def test_a_red_far_duplicate_is_read_as_the_other_red_suit():
