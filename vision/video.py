@@ -87,14 +87,20 @@ class StableReader:
         Each frame in the window weighs ``decay`` to the power of its age (the newest 1), and a
         card scores the weights of the frames that read it: it is shown once its score reaches
         ``share`` of all the weights, and a card shown at the last frame stays while its score
-        is at least ``keep`` of them. Its confidence is the weighted mean over the window (a
+        is at least ``keep`` of them. Until the window has filled (after the start or
+        :meth:`reset`) "all the weights" are those of the frames seen, so that the first frame's
+        cards show at once (a stray read in it shows for a few frames, as a card put in view
+        mid-stream takes a few to show). Its confidence is the weighted mean over the window (a
         frame that missed it counting 0); it is flagged when any frame of the window missed it.
+        Its boxes are its newest read's, scaled to this frame's size where the stream's size
+        changed since (a browser lowers a webcam's resolution when the line is slow).
         """
         self.frames.append(reading)
         scores: dict[str, float] = {}
         conf: dict[str, float] = {}
         counts: dict[str, int] = {}
         latest: dict[str, CardRead] = {}
+        seen_in: dict[str, Reading] = {}
         total = 0.0
         oldest = len(self.frames) - 1
         for i, r in enumerate(self.frames):  # oldest first: at decay 1 the sums of the plain count
@@ -105,16 +111,25 @@ class StableReader:
                 conf[c.card] = conf.get(c.card, 0.0) + w * c.confidence
                 counts[c.card] = counts.get(c.card, 0) + 1
                 latest[c.card] = c  # the newest frame's read of it
+                seen_in[c.card] = r
         cards = []
         for code, score in scores.items():
             bar = self.keep if code in self.shown else self.share
             if score >= bar * total - 1e-9:
                 c = latest[code]
-                cards.append(CardRead(code, conf[code] / total, c.boxes,
+                cards.append(CardRead(code, conf[code] / total, self._boxes_now(c, seen_in[code], reading),
                                       c.uncertain or counts[code] < len(self.frames)))
         cards.sort(key=lambda c: c.card)
         self.shown = {c.card for c in cards}
         return Reading(tuple(cards), reading.ms, reading.width, reading.height, reading.indices, reading.aspect)
+
+    @staticmethod
+    def _boxes_now(card: CardRead, then: Reading, now: Reading) -> tuple:
+        """``card``'s boxes, read in frame ``then``, in frame ``now``'s pixels."""
+        if (then.width, then.height) == (now.width, now.height) or not then.width or not then.height:
+            return card.boxes
+        sx, sy = now.width / then.width, now.height / then.height
+        return tuple((x1 * sx, y1 * sy, x2 * sx, y2 * sy) for x1, y1, x2, y2 in card.boxes)
 
     def reset(self) -> None:
         self.frames.clear()
