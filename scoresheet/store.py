@@ -217,10 +217,15 @@ class Scoresheet:
             )
         return int(cur.lastrowid)
 
-    def add_hand(self, game_id: int, result: HandResult, detail: dict | None = None) -> Table:
-        """Record a hand; refused (nothing written) when the game is over or the result is bad."""
+    def add_hand(self, game_id: int, result: HandResult, detail: dict | None = None,
+                 hands: int | None = None) -> Table:
+        """Record a hand; refused (nothing written) when the game is over or the result is bad.
+        ``hands``: the number of hands the caller saw in the game (whose roles it recorded the
+        hand with); refused when another hand came in or went since (a second browser tab)."""
         with self._transaction() as db:  # the read and the write see the same game
-            table = self.game(game_id).table.record(result)
+            table = self.game(game_id).table
+            self._expect(game_id, table, hands)
+            table = table.record(result)
             db.execute(
                 "INSERT INTO hands (game_id, number, result, knocker, winner, points, knocker_deadwood,"
                 " defender_deadwood, detail, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -230,12 +235,22 @@ class Scoresheet:
             )
         return table
 
-    def undo(self, game_id: int) -> Table:
-        """Remove the game's last hand."""
+    def undo(self, game_id: int, hands: int | None = None) -> Table:
+        """Remove the game's last hand. ``hands``: as for :meth:`add_hand` (the last hand the
+        caller saw is the one removed, or nothing is)."""
         with self._transaction() as db:
-            table = self.game(game_id).table.undo()
+            table = self.game(game_id).table
+            self._expect(game_id, table, hands)
+            table = table.undo()
             db.execute("DELETE FROM hands WHERE game_id = ? AND number = ?", (game_id, len(table.history) + 1))
         return table
+
+    def _expect(self, game_id: int, table: Table, hands: int | None) -> None:
+        if hands is not None and len(table.history) != hands:
+            raise ScoresheetError(
+                f"game {game_id} has {len(table.history)} hands, not the {hands} shown here: it was changed "
+                "elsewhere (another tab or device) since this page was drawn; look again before you change it"
+            )
 
     def hand_details(self, game_id: int) -> list[dict | None]:
         rows = self._db.execute("SELECT detail FROM hands WHERE game_id = ? ORDER BY number", (game_id,))

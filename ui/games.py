@@ -108,8 +108,11 @@ def new_game(players: tuple[str, str, str], how: str, rules: Rules, roles_by_nam
     _run(start)
 
 
-def add_counts(game_id: int, knocker: int, knocker_count: int, defender_count: int) -> None:
-    """Record a hand from the two counts (the defender's after layoffs); ``knocker`` a player index."""
+def add_counts(game_id: int, knocker: int, knocker_count: int, defender_count: int,
+               hands: int | None = None) -> None:
+    """Record a hand from the two counts (the defender's after layoffs); ``knocker`` a player index.
+    ``hands`` (here and below): the hands the page showed, so that a page drawn before another
+    tab changed the game changes nothing (Scoresheet.add_hand)."""
 
     def add(sheet: Scoresheet) -> None:
         table = sheet.game(game_id).table
@@ -117,20 +120,20 @@ def add_counts(game_id: int, knocker: int, knocker_count: int, defender_count: i
         if seat == "sitter":
             raise GinsightError(f"{table.players[knocker]} sits out this hand and cannot have knocked")
         result = HandResult.from_counts(seat, knocker_count, defender_count, table.rules)
-        _recorded(sheet.add_hand(game_id, result), result)
+        _recorded(sheet.add_hand(game_id, result, hands=hands), result)
 
     _run(add)
 
 
-def add_draw(game_id: int) -> None:
+def add_draw(game_id: int, hands: int | None = None) -> None:
     def add(sheet: Scoresheet) -> None:
         result = HandResult("draw")
-        _recorded(sheet.add_hand(game_id, result), result)
+        _recorded(sheet.add_hand(game_id, result, hands=hands), result)
 
     _run(add)
 
 
-def add_showdown(game_id: int, seat: str, knocker: str, defender: str) -> None:
+def add_showdown(game_id: int, seat: str, knocker: str, defender: str, hands: int | None = None) -> None:
     """Settle the showdown with the game's rules and record it, the cards kept with the hand
     (as ``ginsight score add --knocker-cards ... --defender-cards ...`` does)."""
     done = state.showdowns_added().added
@@ -145,16 +148,16 @@ def add_showdown(game_id: int, seat: str, knocker: str, defender: str) -> None:
         result = HandResult.from_counts(seat, s.knocker.deadwood, s.defender.deadwood, table.rules)
         detail = {"knocker_cards": knocker, "defender_cards": defender, "knocker_melds": None,
                   "settlement": s.to_json()}
-        table = sheet.add_hand(game_id, result, detail)
+        table = sheet.add_hand(game_id, result, detail, hands=hands)
         done[key] = (len(table.history), seat)
         _recorded(table, result)
 
     _run(add)
 
 
-def undo(game_id: int) -> None:
+def undo(game_id: int, hands: int | None = None) -> None:
     def remove(sheet: Scoresheet) -> None:
-        table = sheet.undo(game_id)
+        table = sheet.undo(game_id, hands)
         done = state.showdowns_added().added
         for key, (number, _) in list(done.items()):
             if key[0] == game_id and number > len(table.history):

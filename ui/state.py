@@ -45,6 +45,14 @@ def card_widget_key(slot: str) -> str:
     return key
 
 
+def widget_key(key: str, value: Any) -> str:
+    """``key``, a widget's, with ``value`` set as its value before it is drawn: a widget with a
+    key keeps the value of its own last run and ignores the default it is given, so a choice
+    made elsewhere (a new game started) would not show in it."""
+    st.session_state[key] = value
+    return key
+
+
 def widget_value(key: str) -> Any:
     """A widget's value, read in its ``on_change`` callback."""
     return st.session_state.get(key)

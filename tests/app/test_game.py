@@ -144,3 +144,41 @@ def test_several_games_choose_one(app, db, reader):
     assert "Game 1: Ann v Bob v Cy (to 100)" in text(ok(at))
     at.switch_page("ui/pages/showdown.py").run()
     assert "Game 1 (Ann v Bob v Cy), hand 1" in text(ok(at))  # the Showdown adds to the game chosen
+
+
+def test_the_game_box_follows_a_game_started_after_a_choice(app, db, reader):
+    with Scoresheet(db) as sheet:
+        first = sheet.new_game(("Ann", "Bob", "Cy"), Roles(0, 1, 2), "roles entered", Rules())
+        sheet.new_game(("Dee", "Eve", "Fay"), Roles(0, 1, 2), "roles entered", Rules())
+    at = ok(app("game"))
+    at.selectbox(key="game.select").set_value(first).run()
+    at = ok(start(at, ("Gus", "Hal", "Ida")))
+    assert "Game 3: Gus v Hal v Ida (to 100)" in text(at)
+    assert at.selectbox(key="game.select").value == 3  # it had stayed at 1
+    at.selectbox(key="game.select").set_value(first).run()  # and picking 1 again had done nothing
+    assert "Game 1: Ann v Bob v Cy (to 100)" in text(ok(at))
+
+
+def test_a_page_drawn_before_another_tab_changed_the_game_changes_nothing(app, db):
+    """Two tabs (or a phone and a laptop) on one game: the older page's Add must not record a
+    hand with roles that have moved on, nor its Undo remove the hand the other recorded."""
+    at = ok(start(app("game")))
+    at = ok(add_counts(at, 0, 5, 20))
+    other = ok(app("game"))  # the second tab
+
+    def draw_in_the_other_tab():
+        other.run()
+        other.radio(key="game.kind").set_value("draw").run()
+        other.button(key="game.add_draw").click().run()
+
+    draw_in_the_other_tab()  # hand 2
+    at.number_input(key="game.knocker_count").set_value(3)
+    at.button(key="game.add").click().run()  # drawn with 1 hand and its roles
+    assert any("has 2 hands, not the 1 shown here" in e and "changed elsewhere" in e for e in errors(at))
+    draw_in_the_other_tab()  # hand 3, while this page shows 2
+    at.button(key="game.undo").click().run()  # "Undo hand 2"
+    assert any("has 3 hands, not the 2 shown here" in e for e in errors(at))
+    with Scoresheet(db) as sheet:
+        assert [h.result.result for h in sheet.game(1).table.history] == ["knock", "draw", "draw"]
+    at.button(key="game.undo").click().run()  # drawn again, it now undoes hand 3
+    assert "Removed hand 3 of game 1." in text(ok(at))

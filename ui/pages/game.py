@@ -8,7 +8,7 @@ from cli.score import table_json
 from engine.rules import Rules
 from scoresheet import default_path
 from ui import games
-from ui.state import widget_value
+from ui.state import widget_key, widget_value
 
 ROLE_NAMES = {"box": "in the box", "captain": "captain", "sitter": "sits out"}
 HOW = {"draw": "Draw cards for us", "cards": "Enter the cards we drew", "roles": "Enter the roles"}
@@ -27,7 +27,7 @@ with sheet:
 if len(all_games) > 1 and game_id is not None:
     ids = [g.id for g in all_games]
     st.selectbox(
-        "Game", ids, index=ids.index(game_id), key="game.select", on_change=games.choose_game,
+        "Game", ids, key=widget_key("game.select", game_id), on_change=games.choose_game,
         args=("game.select",), format_func=lambda i: f"{i}: {all_games[ids.index(i)].name}",
     )
 
@@ -61,14 +61,14 @@ if info is not None:
                 c2.number_input("Knocker's count", 0, 100, 0, key="game.knocker_count")
                 c3.number_input("Defender's count, after layoffs", 0, 100, 0, key="game.defender_count")
 
-                def add_counts(game: int = info.id) -> None:
+                def add_counts(game: int = info.id, hands: int = len(table.history)) -> None:
                     games.add_counts(game, widget_value("game.knocker"), int(widget_value("game.knocker_count")),
-                                     int(widget_value("game.defender_count")))
+                                     int(widget_value("game.defender_count")), hands)
 
                 st.button("Add the hand", type="primary", key="game.add", on_click=add_counts)
             else:
                 st.button("Add the draw", type="primary", key="game.add_draw", on_click=games.add_draw,
-                          args=(info.id,))
+                          args=(info.id, len(table.history)))
 
     st.markdown("**History**")
     hands = table_json(info.id, info, table)["hands"]
@@ -79,7 +79,7 @@ if info is not None:
              "points": h["points"], **{f"{p} total": h["scores"][p] for p in players}}
             for h in hands
         ], hide_index=True)
-        st.button(f"Undo hand {len(hands)}", key="game.undo", on_click=games.undo, args=(info.id,))
+        st.button(f"Undo hand {len(hands)}", key="game.undo", on_click=games.undo, args=(info.id, len(hands)))
     else:
         st.caption("No hands yet.")
 

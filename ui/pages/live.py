@@ -45,6 +45,8 @@ def send_to_my_hand() -> None:
     read = feed.latest
     if read is not None and read.codes:
         state.set_cards("hand", list(read.codes))
+        photo = state.photo("hand")
+        photo.reset(photo.digest)  # My hand's photo and its notes were of other cards; not read again
         state.flash().append(("success", f"{len(read.codes)} cards sent to My hand."))
 
 

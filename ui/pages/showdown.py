@@ -82,7 +82,8 @@ elif game is not None and not game.table.over:
     st.button(
         f"Add this hand to game {game.id}", type="primary", key="showdown.add",
         on_click=games.add_showdown,
-        args=(game.id, seat, " ".join(CODES[c] for c in knocker), " ".join(CODES[c] for c in defender)),
+        args=(game.id, seat, " ".join(CODES[c] for c in knocker), " ".join(CODES[c] for c in defender),
+              len(game.table.history)),
     )
 elif game is not None:
     st.info(f"Game {game.id} is over: start a new one on the Game page to add this hand.")
