@@ -100,6 +100,18 @@ def _disjoint(hand: int, named: dict[str, Sequence[int]]) -> int:
     return known
 
 
+def _possible(took: Sequence[int], pool: Sequence[int], discards: Sequence[int]) -> None:
+    """Refuse what no deal can be: the opponent holds 10 cards, so at most 10 of them were
+    taken from the pile, and the cards not named anywhere (``pool``) must hold the rest."""
+    if len(took) > 10:
+        raise GinsightError(f"the opponent holds 10 cards, but {len(took)} are named as taken from the pile")
+    if len(pool) < 10 - len(took):
+        raise GinsightError(
+            f"with the hand, the {len(discards)} cards of the discard pile and the {len(took)} the opponent "
+            f"took, {len(pool)} cards are left unseen: too few for the opponent's {10 - len(took)} others"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class DrawAdvice:
     """Take the upcard or draw from the stock."""
@@ -142,6 +154,7 @@ def advise_draw(
     known = _disjoint(mask, {"upcard": [upcard], "discards": discards, "opponent's cards": opponent_took})
     up = 1 << upcard
     unseen = _unseen(known)
+    _possible(opponent_took, unseen, discards)
     take_discard, take_dw = _best_discard(mask | up, keep=up, unseen=unseen)
     draw_total = 0
     for u in unseen:
@@ -279,6 +292,7 @@ def advise_turn(
     unseen = _unseen(known)
     took = set(opponent_took)
     pool = [u for u in unseen if u not in took]
+    _possible(opponent_took, pool, discards)
     discard, deadwood = _best_discard(mask, keep=keep, unseen=pool)
     rest = mask ^ (1 << discard)
     outs = tuple(gin_outs(mask_to_cards(rest), pool))

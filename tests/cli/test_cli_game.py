@@ -118,6 +118,13 @@ def test_advise_ten_with_upcard(capsys):
     assert code == 0 and out.startswith("Take J♣: deadwood 4 after discarding 5♥")
 
 
+# every card but the hand of 11 below and 9 more (KS-KC, QS-QH, JS): 32 cards, which leave 9
+# unseen for the opponent's 10 (31 would leave 10: possible, with the stock spent)
+_HAND_11 = "AS 2S 3S 7H 7D 7C 9C TC JC 2D 4H"
+_KEPT = set(f"{_HAND_11} KS KH KD KC QS QH QD QC JS".split())
+ALL_BUT_20 = " ".join(c for c in (r + s for r in "A23456789TJQK" for s in "SHDC") if c not in _KEPT)
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
@@ -126,6 +133,13 @@ def test_advise_ten_with_upcard(capsys):
         (["--hand", "AS 2S 3S 7H 7D 7C 9C TC 5H 4D KD", "--upcard", "QS"], "drop --upcard"),
         (["--hand", "AS 2S"], "hand has 2 cards"),
         (["--hand", "AS 2S 3S 7H 7D 7C 9C TC 5H 4D KD", "--discards", "KD"], "KD in discards"),
+        # what no deal can be (the sampler had failed on it with a bare ValueError)
+        (["--hand", "AS 2S 3S 7H 7D 7C 9C TC JC 2D 4H", "--opponent-took", "KS KH KD KC QS QH QD QC JS JH JD"],
+         "the opponent holds 10 cards, but 11 are named"),
+        (["--hand", "AS 2S 3S 7H 7D 7C 9C TC JC 2D 4H", "--discards", ALL_BUT_20],
+         "32 cards of the discard pile and the 0 the opponent took, 9 cards are left unseen: too few"),
+        (["--hand", "AS 2S 3S 7H 7D 7C 9C TC JC 2D", "--upcard", "4H", "--discards", ALL_BUT_20],
+         "too few for the opponent's 10 others"),
     ],
 )
 def test_advise_bad_input(capsys, argv, needle):
