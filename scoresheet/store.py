@@ -71,12 +71,20 @@ class GameInfo:
     table: Table
 
 
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock on the file."""
+    text = str(exc)
+    return "locked" in text or "busy" in text
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Scoresheet:
     """The games in one SQLite file. Use as a context manager, or call :meth:`close`."""
+
+    BUSY_TIMEOUT = 10.0  # seconds to wait for another program's lock on the file before giving up
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
@@ -92,10 +100,12 @@ class Scoresheet:
                                   "pick another file") from None
         existed = self.path.exists()
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=self.BUSY_TIMEOUT)
             self._open()
         except sqlite3.OperationalError as exc:
             self._close_quietly()
+            if _locked(exc):
+                raise self._in_use(exc) from None
             if existed and "unable to open" not in str(exc):
                 raise self._damaged(exc) from None
             raise ScoresheetError(f"cannot {'open' if existed else 'create'} the scoresheet {self.path} ({exc}): "
@@ -108,6 +118,13 @@ class Scoresheet:
         return ScoresheetError(
             f"{self.path} is not a ginsight scoresheet or is damaged ({exc}); "
             "it was left untouched: move it away or pick another file"
+        )
+
+    def _in_use(self, exc: Exception) -> ScoresheetError:
+        return ScoresheetError(
+            f"{self.path} is in use by another program ({exc}, after waiting {self.BUSY_TIMEOUT:g} s); "
+            "nothing was changed: "
+            "try again once it lets go of the file"
         )
 
     def _close_quietly(self) -> None:
@@ -145,13 +162,24 @@ class Scoresheet:
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed whole, or rolled back whole."""
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if _locked(exc):  # another program writing, or holding the file
+                raise self._in_use(exc) from None
+            raise
         try:
             yield db
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+        try:
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            if not _locked(exc):
+                raise
+            db.execute("ROLLBACK")  # readers held it past the wait: the change is not made
+            raise self._in_use(exc) from None
 
     def close(self) -> None:
         self._db.close()

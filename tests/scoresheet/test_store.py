@@ -129,6 +129,30 @@ def test_a_file_that_cannot_be_created_is_named_as_such_not_as_damaged(tmp_path,
     assert "damaged" not in str(caught.value)
 
 
+def test_a_file_another_program_holds_is_named_in_use_not_damaged(tmp_path, monkeypatch):
+    """Another program holding the file past the wait: opening it, or a change to it, is
+    refused as "in use" (try again), never as damaged (move it away); nothing is changed."""
+    monkeypatch.setattr(Scoresheet, "BUSY_TIMEOUT", 0.2)
+    path = tmp_path / "sheet.sqlite3"
+    with Scoresheet(path) as sheet:
+        game = new_game(sheet)
+    opened = Scoresheet(path)  # open before the other program takes the file
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(ScoresheetError, match=r"is in use by another program .*nothing was changed") as caught:
+            Scoresheet(path)
+        assert "damaged" not in str(caught.value)
+        with pytest.raises(ScoresheetError, match=r"is in use by another program"):
+            opened.add_hand(game, HandResult("draw"))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert opened.game(game).table.history == ()  # and it still works once let go
+    opened.add_hand(game, HandResult("draw"))
+    opened.close()
+
+
 CHILD = textwrap.dedent(
     """
     import random, sys, time
