@@ -200,17 +200,23 @@ class Scoresheet:
     def game(self, game_id: int) -> GameInfo:
         """A game with its table rebuilt from its hands."""
         row = self._game_row(game_id)
-        players = tuple(json.loads(row["players"]))
-        rules = Rules(row["knock_limit"], row["gin_bonus"], row["undercut_bonus"], row["target"])
-        table = Table(players, Roles(row["box"], row["captain"], row["sitter"]), rules)  # type: ignore[arg-type]
         hands = self._db.execute(
             "SELECT * FROM hands WHERE game_id = ? ORDER BY number", (game_id,)
         ).fetchall()
-        for h in hands:
-            table = table.record(
-                HandResult(h["result"], h["knocker"], h["winner"], h["points"], h["knocker_deadwood"],
-                           h["defender_deadwood"])
-            )
+        try:
+            players = tuple(json.loads(row["players"]))
+            rules = Rules(row["knock_limit"], row["gin_bonus"], row["undercut_bonus"], row["target"])
+            table = Table(players, Roles(row["box"], row["captain"], row["sitter"]), rules)  # type: ignore[arg-type]
+            for h in hands:
+                table = table.record(
+                    HandResult(h["result"], h["knocker"], h["winner"], h["points"], h["knocker_deadwood"],
+                               h["defender_deadwood"])
+                )
+        except (GinsightError, ValueError, TypeError, KeyError) as exc:  # a row changed outside ginsight
+            raise ScoresheetError(
+                f"game {game_id} in {self.path} cannot be read back ({exc}): the file was changed outside "
+                "ginsight; it was left untouched"
+            ) from None
         return GameInfo(row["id"], row["name"], players, row["role_draw"], row["created"], table)  # type: ignore[arg-type]
 
     def games(self) -> list[GameInfo]:

@@ -19,6 +19,7 @@ from engine.rules import Rules
 from engine.showdown import settle
 from engine.table import HandResult, RoleDrawTie, Roles, Table, draw_roles, format_draw, roles_from_draw
 from scoresheet import Scoresheet, ScoresheetError, default_path
+from scoresheet.store import GameInfo
 from ui import state
 
 SHEET_ERRORS = (GinsightError, OSError, sqlite3.Error)
@@ -28,6 +29,18 @@ def open_sheet() -> Scoresheet | None:
     """The scoresheet, or ``None`` after showing why it cannot be used (the file is left as it is)."""
     try:
         return Scoresheet(default_path())
+    except SHEET_ERRORS as exc:
+        st.error(f"The scoresheet cannot be used: {exc}")
+        return None
+
+
+def read_games(sheet: Scoresheet) -> tuple[list[GameInfo], GameInfo | None] | None:
+    """Every game and the current one (:func:`current_game_id`), or ``None`` after showing why
+    the scoresheet cannot be read (a row changed outside ginsight; the file is left as it is)."""
+    try:
+        with sheet:
+            game_id = current_game_id(sheet)
+            return sheet.games(), (sheet.game(game_id) if game_id is not None else None)
     except SHEET_ERRORS as exc:
         st.error(f"The scoresheet cannot be used: {exc}")
         return None

@@ -141,3 +141,18 @@ def test_broken_scoresheet_still_settles(app, reader, db):
     assert any("The scoresheet cannot be used" in e and "not a ginsight scoresheet" in e for e in errors(at))
     assert "Undercut: Defender scores 11" in text(at)
     assert db.read_bytes() == b"not a database, but someone's notes"
+
+
+def test_a_scoresheet_row_changed_by_hand_is_named_and_the_showdown_still_settles(app, reader, db):
+    import sqlite3
+
+    new_game(db)
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE games SET players = '[\"Ann\", \"Ann\", \"Cy\"]'")
+    raw.commit()
+    raw.close()
+    at = settled(app("showdown"))
+    assert any("The scoresheet cannot be used: game 1 in" in e and "changed outside ginsight" in e for e in errors(at))
+    assert "Undercut: Defender scores 11" in text(at)
+    at.switch_page("ui/pages/game.py").run()
+    assert any("changed outside ginsight" in e for e in errors(ok(at)))

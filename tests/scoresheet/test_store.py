@@ -129,6 +129,21 @@ def test_a_file_that_cannot_be_created_is_named_as_such_not_as_damaged(tmp_path,
     assert "damaged" not in str(caught.value)
 
 
+def test_a_row_changed_outside_ginsight_is_named_and_left_as_it_is(tmp_path):
+    path = tmp_path / "sheet.sqlite3"
+    with Scoresheet(path) as sheet:
+        game = new_game(sheet)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET players = '[\"Ann\", \"Ann\", \"Cy\"]'")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with Scoresheet(path) as sheet, pytest.raises(ScoresheetError, match=r"game 1 in .* cannot be read back "
+                                                  r"\(player names must differ\): the file was changed outside"):
+        sheet.game(game)
+    assert path.read_bytes() == before
+
+
 def test_a_file_another_program_holds_is_named_in_use_not_damaged(tmp_path, monkeypatch):
     """Another program holding the file past the wait: opening it, or a change to it, is
     refused as "in use" (try again), never as damaged (move it away); nothing is changed."""

@@ -16,13 +16,12 @@ HOW = {"draw": "Draw cards for us", "cards": "Enter the cards we drew", "roles":
 st.title("Game")
 games.show_flash()
 sheet = games.open_sheet()
-if sheet is None:
+read = games.read_games(sheet) if sheet is not None else None
+if read is None:
     st.caption(f"Scoresheet file: {default_path()} (set GINSIGHT_DB to use another file)")
     st.stop()
-with sheet:
-    all_games = sheet.games()
-    game_id = games.current_game_id(sheet)
-    info = sheet.game(game_id) if game_id is not None else None
+all_games, info = read
+game_id = info.id if info is not None else None
 
 if len(all_games) > 1 and game_id is not None:
     ids = [g.id for g in all_games]

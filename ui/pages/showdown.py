@@ -15,10 +15,9 @@ games.show_flash()
 
 game = None
 sheet = games.open_sheet()  # a broken scoresheet is reported; the showdown still settles
-if sheet is not None:
-    with sheet:
-        game_id = games.current_game_id(sheet)
-        game = sheet.game(game_id) if game_id is not None else None
+read = games.read_games(sheet) if sheet is not None else None
+if read is not None:
+    game = read[1]
 rules = game.table.rules if game is not None else DEFAULT_RULES
 knocker_codes = " ".join(state.cards("knocker"))
 defender_codes = " ".join(state.cards("defender"))
