@@ -109,8 +109,13 @@ def main() -> None:
     parser.add_argument("--colour-only", action="store_true",
                         help="the photos only as they are, not also made black and white (where the two folders "
                              "differ only in what a black-and-white photo does not ask, e.g. the black suit reader)")
+    parser.add_argument("--grey-only", action="store_true",
+                        help="the photos only made black and white (where the two folders differ only in what a "
+                             "colour photo does not ask, e.g. the grey-photo suit reader)")
     args = parser.parse_args()
-    looks = ("photos",) if args.colour_only else tuple(LOOKS)
+    if args.colour_only and args.grey_only:
+        parser.error("--colour-only or --grey-only, not both")
+    looks = ("photos",) if args.colour_only else ("photos_grey",) if args.grey_only else tuple(LOOKS)
     figures = {str(d): compare(args.a, args.b, d, args.photos, looks) for d in args.data}
     print(f"a = {args.a}, b = {args.b}")
     print("| data | figure | a | b |")

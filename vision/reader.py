@@ -313,6 +313,14 @@ class Settings:
     # photos with the "suit" rule it found 2 more cards and added 15 wrong
     # (benchmarks/one_deck_rules.py --two, models/weights/one-deck-two-session17.json).
     card_indices: int = 0
+    # Indices of one code whose boxes overlap by this IoU or more are one index boxed twice
+    # (two looks' boxes not fused, a box and a part of it): the weaker is dropped before the
+    # card's confidence is made of its two strongest, which would otherwise count one index's
+    # evidence twice (a 0.58 index boxed twice makes a 0.82 card). A card's two indices lie
+    # at opposite corners and two cards of one code are not in one deck, so no two real
+    # indices of one code overlap. 0: off (session 55 found real-dev's reads holding 13 such
+    # cards, all right, 2 of them left unflagged by it).
+    same_index_iou: float = 0.0
     # With the "suit" rule, how sure the index read again is of its suit twin: the twin's
     # share of what is left once the codes in the photo are ruled out; or, with ``twin_rank``
     # more than 0 and the index's share of its rank and colour (the code it was read as and
@@ -1377,6 +1385,14 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
         best = group[0]
         # Indices of one card lie within about a card's diagonal of each other.
         near = [ix for ix in group if ix is best or _one_card(best, ix, settings)]
+        if settings.same_index_iou > 0 and len(near) > 1:
+            once: list[IndexRead] = []
+            for ix in near:  # strongest first
+                if all(iou(ix.box, k.box) < settings.same_index_iou for k in once):
+                    once.append(ix)
+            if len(once) < len(near):  # the twice-boxed dropped from the card and the code
+                group = [ix for ix in group if not any(ix is n for n in near) or any(ix is k for k in once)]
+                near = once
         if settings.card_indices and len(near) > settings.card_indices:
             # A card shows at most two indices: the weaker ones near it are other cards of its
             # code misread (left over, to be read again), unless they lie on a kept one (the
