@@ -197,6 +197,17 @@ def read(code, x, y, score, p, size=20):
     return IndexRead((x, y, x + size * 0.6, y + size), code, float(np.sqrt(score * p[CODES.index(code)])), p)
 
 
+def test_one_index_boxed_twice_counts_once_with_same_index_iou():
+    once, twice = ix("QD", 10, 10, 0.58), ix("QD", 12, 11, 0.55)
+    other = ix("QD", 90, 120, 0.7)  # the card's other index, at the opposite corner
+    off = group_indices([once, twice], Settings(min_card=0.6))
+    assert [(c.card, round(c.confidence, 3), len(c.boxes)) for c in off] == [("QD", 0.811, 2)]  # 1 - 0.42 x 0.45
+    on = Settings(min_card=0.6, same_index_iou=0.3)
+    assert group_indices([once, twice], on) == []  # 0.58 alone is under min_card
+    card = group_indices([twice, other, once], on)[0]
+    assert card.boxes == (other.box, once.box) and abs(card.confidence - (1 - 0.3 * 0.42)) < 1e-9
+
+
 def test_a_far_duplicate_is_read_again_as_its_next_code_when_one_deck_is_on():
     # 8S is read twice, far apart: the stronger keeps 8S; the weaker, which the classifier
     # thought might be 8C, becomes 8C (its probability given that it is not 8S), flagged.
