@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         old_ms.append(got[True].ms)
         if reading_key(got[False]) != reading_key(got[True]):
             differ.append(path.name)
-        indices, _ = reader._read_cards(img, True)
+        indices = reader._read_cards(img, True).indices
         if indices:
             worst = max(worst, abs(float(kept(img, indices)) - float(reader.top_prob(img, indices))))
     reader.here_prob = kept

@@ -649,6 +649,17 @@ def _setting_value(kind: str, value):
     return float(value) if kind == "float" else value
 
 
+class Look(NamedTuple):
+    """One look at a photo (as it is, or stretched): the indices read, the cards they make, and
+    the indices as the cards report them (an index the one-deck rule read again carries that
+    code, :func:`reported_indices`; ``Reading.indices``). The aspect probe and the merging of
+    looks weigh ``indices``, as read."""
+
+    indices: list[IndexRead]
+    cards: list[CardRead]
+    reported: list[IndexRead]
+
+
 class SuitSay(NamedTuple):
     """A suit reader that has its say on a photo's indices (``vision.suits.apply_suit_reader``)."""
 
@@ -963,10 +974,10 @@ class Reader:
         if aspect is not None:
             if not 0 < aspect < float("inf"):  # NaN too
                 raise ValueError(f"aspect must be a stretch above 0, not {aspect!r}")
-            indices, cards = self._read_stretched(img, aspect, zoom)
-            return Reading(tuple(cards), (time.perf_counter() - t0) * 1000, img.shape[1], img.shape[0],
-                           tuple(reported_indices(indices, s)), float(aspect))
-        indices, cards = self._read_cards(img, zoom)
+            look = self._read_stretched(img, aspect, zoom)
+            return Reading(tuple(look.cards), (time.perf_counter() - t0) * 1000, img.shape[1], img.shape[0],
+                           tuple(look.reported), float(aspect))
+        indices, cards, reported = self._read_cards(img, zoom)
         aspect = 1.0
         probing = s.aspect_probe > -1
         may_stretch = img.shape[0] == img.shape[1] or not s.aspect_squares_only
@@ -981,29 +992,29 @@ class Reader:
                 wide = stretch(img, factor)
                 if probing and self.aspect_probe(img, wide, indices, here) <= s.aspect_probe:
                     continue
-                wide_indices, wide_cards = self._read_stretched(img, factor, zoom, wide)
-                looks.append(wide_indices)
-                score = aspect_score(wide_cards, s.aspect_score)
+                look = self._read_stretched(img, factor, zoom, wide)
+                looks.append(look.indices)
+                score = aspect_score(look.cards, s.aspect_score)
                 if score > best + s.aspect_gain:
-                    best, aspect, indices, cards = score, factor, wide_indices, wide_cards
+                    best, aspect, (indices, cards, reported) = score, factor, look
             if s.aspect_merge == "indices" and len(looks) > 1:
                 indices = merge_looks(looks, s.aspect_merge_iou)
-                cards = self._cards(img, indices)
-        indices = reported_indices(indices, s)
+                cards, reported = self._cards(img, indices)
         ms = (time.perf_counter() - t0) * 1000
-        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(indices), aspect)
+        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(reported), aspect)
 
     def _read_stretched(self, img: np.ndarray, factor: float, zoom: bool,
-                        wide: np.ndarray | None = None) -> tuple[list[IndexRead], list[CardRead]]:
-        """The indices and cards read in ``img`` stretched by ``factor`` (vision.image.stretch;
-        ``wide``, where already made), their boxes in ``img``'s own pixels."""
+                        wide: np.ndarray | None = None) -> Look:
+        """The look at ``img`` stretched by ``factor`` (vision.image.stretch; ``wide``, where
+        already made), its boxes in ``img``'s own pixels."""
         if factor == 1:
             return self._read_cards(img, zoom)
         wide = stretch(img, factor) if wide is None else wide
-        wide_indices, wide_cards = self._read_cards(wide, zoom)
+        look = self._read_cards(wide, zoom)
         scale = stretch_scale(img, wide)
-        return ([unstretch_index(r, scale) for r in wide_indices],
-                [replace(c, boxes=tuple(unstretch_box(b, scale) for b in c.boxes)) for c in wide_cards])
+        return Look([unstretch_index(r, scale) for r in look.indices],
+                    [replace(c, boxes=tuple(unstretch_box(b, scale) for b in c.boxes)) for c in look.cards],
+                    [unstretch_index(r, scale) for r in look.reported])
 
     def aspect_probe(self, img: np.ndarray, wide: np.ndarray, indices: list[IndexRead],
                      here: float | None = None) -> float:
@@ -1030,17 +1041,18 @@ class Reader:
         boxes = np.array([r.box for r in indices], np.float32).reshape(-1, 4) * np.float32([sx, sy, sx, sy])
         return self._classify(crop_squares(img, boxes, self.classifier.size))[:, :NONE_CLASS].max(1).mean()
 
-    def _read_cards(self, img: np.ndarray, zoom: bool) -> tuple[list[IndexRead], list[CardRead]]:
+    def _read_cards(self, img: np.ndarray, zoom: bool) -> Look:
         """The indices read in ``img`` and the cards they make."""
         indices = self.read_indices(img, zoom)
-        return indices, self._cards(img, indices)
+        return Look(indices, *self._cards(img, indices))
 
-    def _cards(self, img: np.ndarray, indices: list[IndexRead]) -> list[CardRead]:
-        """The cards ``indices`` (read in ``img``) make."""
-        cards = group_indices(indices, self.settings)
+    def _cards(self, img: np.ndarray, indices: list[IndexRead]) -> tuple[list[CardRead], list[IndexRead]]:
+        """The cards ``indices`` (read in ``img``) make, and the indices as those cards report
+        them (:func:`reported_indices`, from the same grouping)."""
+        cards, again = _group(indices, self.settings)
         if self.settings.pip_suit > 0 and self.pips is not None and self.way_up is not None and cards:
             cards = self.check_pips(img, cards)
-        return cards
+        return cards, _as_reported(indices, again)
 
 
 def shifted_boxes(boxes, share: float) -> list[np.ndarray]:
@@ -1266,7 +1278,10 @@ def reported_indices(indices: list[IndexRead], settings: Settings = Settings()) 
     again as its suit twin (:func:`read_again`) carries that code, as its card does. The others,
     those it dropped too, keep the code the classifier read (``Reading.indices``, whose codes
     ``ginsight eval``'s index figures and confusions count)."""
-    again = _group(indices, settings)[1]
+    return _as_reported(indices, _group(indices, settings)[1])
+
+
+def _as_reported(indices: list[IndexRead], again: dict[int, IndexRead]) -> list[IndexRead]:
     return [again.get(id(ix), ix) for ix in indices] if again else list(indices)
 
 

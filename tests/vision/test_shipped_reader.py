@@ -159,7 +159,7 @@ def test_the_aspect_probe_asks_nothing_again_for_the_photo_as_it_is(reader, monk
 
     for prefix in ("webcam_WIN__WIN_20240627_12_09_15", "phone_IMG_date__IMG_20220921_193944"):
         img = cv2.imread(str(_photo(prefix).image))
-        indices, _ = reader._read_cards(img, True)
+        indices = reader._read_cards(img, True).indices
         assert indices and all(i.top is not None for i in indices)
         assert reader.here_prob(img, indices) == top_prob(img, indices)
         monkeypatch.setattr(reader, "top_prob", counting)
