@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -26,22 +27,38 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data):
-            if data[i] != 0xFF:
-                i += 1
-                continue
-            marker = data[i + 1]
-            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-                h = int.from_bytes(data[i + 5:i + 7], "big")
-                w = int.from_bytes(data[i + 7:i + 9], "big")
-                return w, h
-            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-                i += 2
-                continue
-            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+        for marker, i in _jpeg_markers(data):
+            if marker in _JPEG_FRAMES:
+                if i + 9 >= len(data):
+                    return None
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
         return None
     return _pillow_size(data)
+
+
+_JPEG_FRAMES = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}  # SOFn: the size
+
+
+def _jpeg_markers(data: bytes) -> Iterator[tuple[int | None, int]]:
+    """(marker, offset) of each marker of a JPEG after its start marker, walking from segment to
+    segment (fill bytes skipped; a marker with no segment, SOI, TEM or RSTn, is two bytes);
+    (None, offset) for a byte where a marker should begin (damage, or a scan's data), the walk
+    going on from the next byte."""
+    i, n = 2, len(data)
+    while i + 2 <= n:
+        if data[i] != 0xFF:
+            yield None, i
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte before a marker
+            i += 1
+            continue
+        yield marker, i
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+        else:
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
 
 
 def _pillow_size(data: bytes) -> tuple[int, int] | None:
@@ -172,17 +189,11 @@ def _jpeg_complete(data: bytes) -> bool:
     Inside a scan an FF byte is always followed by 00 or a restart marker, so the first FFD9
     after it is the image's end (or a later scan's, of a progressive JPEG, which ends likewise).
     """
-    i, n = 2, len(data)
-    while i + 4 <= n:
-        if data[i] != 0xFF:
+    for marker, i in _jpeg_markers(data):
+        if marker is None:
             return False  # not a marker where one must be: damaged
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte before a marker
-            i += 1
-            continue
         if marker == 0xDA:  # start of scan: the image's end marker must follow
             return data.find(b"\xff\xd9", i + 2) != -1
-        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
     return False
 
 
