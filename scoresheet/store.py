@@ -225,11 +225,16 @@ class Scoresheet:
 
     def current_game(self) -> int:
         """The newest game not yet won, else the newest game."""
-        games = self.games()
-        if not games:
+        game = self.newest_open(self.games())
+        if game is None:
             raise ScoresheetError(f"no games yet in {self.path}: start one with `ginsight score new`")
+        return game.id
+
+    @staticmethod
+    def newest_open(games: list[GameInfo]) -> GameInfo | None:
+        """The newest of ``games`` not yet won, else the newest; None when there are none."""
         open_games = [g for g in games if not g.table.over]
-        return (open_games or games)[-1].id
+        return (open_games or games)[-1] if games else None
 
     def last_hand_game(self) -> int:
         """The game of the hand entered last (of those still kept), whichever game it is."""

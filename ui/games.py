@@ -18,7 +18,7 @@ from engine.errors import GinsightError
 from engine.rules import Rules
 from engine.showdown import settle
 from engine.table import HandResult, RoleDrawTie, Roles, Table, draw_roles, format_draw, roles_from_draw
-from scoresheet import Scoresheet, ScoresheetError, default_path
+from scoresheet import Scoresheet, default_path
 from scoresheet.store import GameInfo
 from ui import state
 
@@ -35,27 +35,18 @@ def open_sheet() -> Scoresheet | None:
 
 
 def read_games(sheet: Scoresheet) -> tuple[list[GameInfo], GameInfo | None] | None:
-    """Every game and the current one (:func:`current_game_id`), or ``None`` after showing why
-    the scoresheet cannot be read (a row changed outside ginsight; the file is left as it is)."""
+    """Every game, each replayed once, and the current one: the game chosen on the Game page,
+    else the newest game not yet won (None with no games). ``None`` after showing why the
+    scoresheet cannot be read (a row changed outside ginsight; the file is left as it is)."""
     try:
         with sheet:
-            game_id = current_game_id(sheet)
-            return sheet.games(), (sheet.game(game_id) if game_id is not None else None)
+            games = sheet.games()
     except SHEET_ERRORS as exc:
         st.error(f"The scoresheet cannot be used: {exc}")
         return None
-
-
-def current_game_id(sheet: Scoresheet) -> int | None:
-    """The game chosen on the Game page, else the newest game not yet won; None with no games."""
     chosen = state.game_choice().game_id
-    games = sheet.games()
-    if chosen is not None and any(g.id == chosen for g in games):
-        return chosen
-    try:
-        return sheet.current_game()
-    except ScoresheetError:
-        return None
+    current = next((g for g in games if g.id == chosen), None) if chosen is not None else None
+    return games, current or Scoresheet.newest_open(games)
 
 
 def _say(kind: str, text: str) -> None:
