@@ -321,6 +321,11 @@ class Settings:
     # indices of one code overlap. 0: off (session 55 found real-dev's reads holding 13 such
     # cards, all right, 2 of them left unflagged by it).
     same_index_iou: float = 0.0
+    # A code's card is made from its strongest index and those near it; when that card is
+    # under ``min_card`` (a stray index read alone), the code's indices lying away from it are
+    # tried next as a card of their own (flagged uncertain), instead of being dropped with it:
+    # a real card whose two indices each read weaker than the stray is then still found.
+    weak_code_retry: bool = False
     # With the "suit" rule, how sure the index read again is of its suit twin: the twin's
     # share of what is left once the codes in the photo are ruled out; or, with ``twin_rank``
     # more than 0 and the index's share of its rank and colour (the code it was read as and
@@ -1397,36 +1402,56 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
     cards = []
     for code, group in by_code.items():
         group.sort(key=lambda ix: -ix.confidence)
-        best = group[0]
-        # Indices of one card lie within about a card's diagonal of each other.
-        near = [ix for ix in group if ix is best or _one_card(best, ix, settings)]
-        if settings.same_index_iou > 0 and len(near) > 1:
-            once: list[IndexRead] = []
-            for ix in near:  # strongest first
-                if all(iou(ix.box, k.box) < settings.same_index_iou for k in once):
-                    once.append(ix)
-            if len(once) < len(near):  # the twice-boxed dropped from the card and the code
-                group = [ix for ix in group if not any(ix is n for n in near) or any(ix is k for k in once)]
-                near = once
-        if settings.card_indices and len(near) > settings.card_indices:
-            # A card shows at most two indices: the weaker ones near it are other cards of its
-            # code misread (left over, to be read again), unless they lie on a kept one (the
-            # same index boxed twice, dropped).
-            kept = near[:settings.card_indices]
-            extra = [ix for ix in near[settings.card_indices:] if all(iou(ix.box, k.box) < 0.3 for k in kept)]
-            group = [ix for ix in group if not any(ix is n for n in near)] + kept + extra
-            near = kept
-        far = len(near) < len(group)
-        miss = 1.0
-        for ix in near[:2]:
-            miss *= 1 - ix.confidence
-        confidence = 1 - miss
-        if confidence < settings.min_card:
-            continue
-        # a card whose two indices read two codes, read as one of them: flagged unless the two
-        # together are sure of it (read_as_pairs)
-        split = any(ix.paired_share is not None and ix.paired_share < settings.uncertain_below for ix in near)
-        uncertain = far or split or confidence < settings.uncertain_below
-        cards.append(CardRead(code, confidence, tuple(ix.box for ix in near), uncertain))
-        left_over += [ix for ix in group if not any(ix is n for n in near)]
+        retried = False
+        while group:
+            card, near, group = _code_card(code, group, settings)
+            if card is not None:
+                # a card found after a stronger index of its code made too weak a card is
+                # flagged: that index was read as this code too
+                cards.append(replace(card, uncertain=True) if retried else card)
+                left_over += [ix for ix in group if not any(ix is n for n in near)]
+                break
+            # Too weak a card. With ``weak_code_retry`` the indices of this code lying away
+            # from it are tried next, as a card of their own; else they are dropped with it.
+            rest = [ix for ix in group if not any(ix is n for n in near)]
+            group = rest if settings.weak_code_retry else []
+            retried = True
     return cards, left_over
+
+
+def _code_card(code: str, group: list[IndexRead], settings: Settings
+               ) -> tuple[CardRead | None, list[IndexRead], list[IndexRead]]:
+    """The card of ``code`` made from its strongest index in ``group`` (sorted strongest
+    first) and those near it (None when under ``min_card``), those indices, and ``group``
+    less the indices dropped as one index boxed twice."""
+    best = group[0]
+    # Indices of one card lie within about a card's diagonal of each other.
+    near = [ix for ix in group if ix is best or _one_card(best, ix, settings)]
+    if settings.same_index_iou > 0 and len(near) > 1:
+        once: list[IndexRead] = []
+        for ix in near:  # strongest first
+            if all(iou(ix.box, k.box) < settings.same_index_iou for k in once):
+                once.append(ix)
+        if len(once) < len(near):  # the twice-boxed dropped from the card and the code
+            group = [ix for ix in group if not any(ix is n for n in near) or any(ix is k for k in once)]
+            near = once
+    if settings.card_indices and len(near) > settings.card_indices:
+        # A card shows at most two indices: the weaker ones near it are other cards of its
+        # code misread (left over, to be read again), unless they lie on a kept one (the
+        # same index boxed twice, dropped).
+        kept = near[:settings.card_indices]
+        extra = [ix for ix in near[settings.card_indices:] if all(iou(ix.box, k.box) < 0.3 for k in kept)]
+        group = [ix for ix in group if not any(ix is n for n in near)] + kept + extra
+        near = kept
+    far = len(near) < len(group)
+    miss = 1.0
+    for ix in near[:2]:
+        miss *= 1 - ix.confidence
+    confidence = 1 - miss
+    if confidence < settings.min_card:
+        return None, near, group
+    # a card whose two indices read two codes, read as one of them: flagged unless the two
+    # together are sure of it (read_as_pairs)
+    split = any(ix.paired_share is not None and ix.paired_share < settings.uncertain_below for ix in near)
+    uncertain = far or split or confidence < settings.uncertain_below
+    return CardRead(code, confidence, tuple(ix.box for ix in near), uncertain), near, group

@@ -644,3 +644,31 @@ def test_stable_reader_takes_the_looks_on_one_frame_in_four_by_default_or_on_eve
     for _ in range(3):
         stable.update(None)
     assert reader.calls == [None, None, None]
+
+
+def test_a_real_card_is_not_lost_behind_a_weaker_stray_of_its_code_with_weak_code_retry():
+    # A stray box read alone as 7H at 0.6 (under min_card 0.64) is the code's strongest index;
+    # the real 7H elsewhere shows two indices at 0.45 each (together 1 - 0.55^2 = 0.6975).
+    stray = ix("7H", 500, 500, 0.6)
+    real = [ix("7H", 10, 10, 0.45), ix("7H", 90, 120, 0.45)]
+    off = Settings(min_card=0.64)
+    assert group_indices([stray, *real], off) == []  # dropped with the stray
+    (card,) = group_indices([stray, *real], replace(off, weak_code_retry=True))
+    assert card.card == "7H" and card.boxes == (real[0].box, real[1].box)
+    assert card.confidence == pytest.approx(1 - 0.55 ** 2) and card.uncertain  # flagged: 7H read twice
+    # nothing else changes: a strong first card, or no second one strong enough
+    assert group_indices([stray, real[0]], replace(off, weak_code_retry=True)) == []
+    strong = ix("7H", 500, 500, 0.9)
+    assert group_indices([strong, *real], replace(off, weak_code_retry=True)) == group_indices([strong, *real], off)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["7H", "7D", "QS"]), st.integers(0, 600), st.integers(0, 600),
+                          st.floats(0.05, 0.99)), max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_weak_code_retry_only_adds_cards_of_codes_the_plain_rule_dropped(reads):
+    indices = [ix(code, x, y, conf) for code, x, y, conf in reads]
+    plain = Settings(min_card=0.64, one_deck=False)
+    off = group_indices(indices, plain)
+    on = group_indices(indices, replace(plain, weak_code_retry=True))
+    assert [c for c in on if c.card in {d.card for d in off}] == off
+    assert len({c.card for c in on}) == len(on)  # still one card per code
