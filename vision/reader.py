@@ -324,8 +324,12 @@ class Settings:
     # A code's card is made from its strongest index and those near it; when that card is
     # under ``min_card`` (a stray index read alone), the code's indices lying away from it are
     # tried next as a card of their own (flagged uncertain), instead of being dropped with it:
-    # a real card whose two indices each read weaker than the stray is then still found.
-    weak_code_retry: bool = False
+    # a real card whose two indices each read weaker than the stray is then still found. On
+    # (session 56): on 400 validation photos each of synth2, synth4 and showdown23 it found 2
+    # more cards of 10,842 and added none wrong (1,075 / 218 missed / wrong against 1,077 /
+    # 218; benchmarks/settings_sweep.py --set weak_code_retry=0,1,
+    # models/weights/weak-code-retry-session56.json).
+    weak_code_retry: bool = True
     # With the "suit" rule, how sure the index read again is of its suit twin: the twin's
     # share of what is left once the codes in the photo are ruled out; or, with ``twin_rank``
     # more than 0 and the index's share of its rank and colour (the code it was read as and

@@ -651,11 +651,12 @@ def test_a_real_card_is_not_lost_behind_a_weaker_stray_of_its_code_with_weak_cod
     # the real 7H elsewhere shows two indices at 0.45 each (together 1 - 0.55^2 = 0.6975).
     stray = ix("7H", 500, 500, 0.6)
     real = [ix("7H", 10, 10, 0.45), ix("7H", 90, 120, 0.45)]
-    off = Settings(min_card=0.64)
+    off = Settings(min_card=0.64, weak_code_retry=False)
     assert group_indices([stray, *real], off) == []  # dropped with the stray
     (card,) = group_indices([stray, *real], replace(off, weak_code_retry=True))
     assert card.card == "7H" and card.boxes == (real[0].box, real[1].box)
     assert card.confidence == pytest.approx(1 - 0.55 ** 2) and card.uncertain  # flagged: 7H read twice
+    assert group_indices([stray, *real], Settings(min_card=0.64)) == [card]  # shipped on (session 56)
     # nothing else changes: a strong first card, or no second one strong enough
     assert group_indices([stray, real[0]], replace(off, weak_code_retry=True)) == []
     strong = ix("7H", 500, 500, 0.9)
@@ -667,7 +668,7 @@ def test_a_real_card_is_not_lost_behind_a_weaker_stray_of_its_code_with_weak_cod
 @settings(max_examples=200, deadline=None)
 def test_weak_code_retry_only_adds_cards_of_codes_the_plain_rule_dropped(reads):
     indices = [ix(code, x, y, conf) for code, x, y, conf in reads]
-    plain = Settings(min_card=0.64, one_deck=False)
+    plain = Settings(min_card=0.64, one_deck=False, weak_code_retry=False)
     off = group_indices(indices, plain)
     on = group_indices(indices, replace(plain, weak_code_retry=True))
     assert [c for c in on if c.card in {d.card for d in off}] == off
