@@ -26,6 +26,9 @@ too, and ``unlabelled`` when they lie on no labelled index (a false alarm, or a 
 leave out: real-dev's leave out most cards cut by the photo's edge). ``--errata FILE`` (a JSON
 list of {"image", "card", "box", "note"}: cards seen by eye on unlabelled places) says which
 unlabelled reads are such cards, read right or not; the labels themselves are never changed.
+An erratum with ``"labelled": CODE`` is a labelled index whose label is wrong by eye: the card
+there is ``card``, not CODE. A card read there as ``card`` is then ``misread, the label wrong by
+eye``, and the labelled card missed so is ``the label wrong by eye`` (counted, not hidden).
 
 ``--labelled``: each missed card's labelled indices are also read as the reader reads a box
 (its crops, the way-up reader, the suit readers; the detector's place and score taken by the
@@ -129,7 +132,10 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
             boxed = [s for b0, s in zip(det_boxes, det_scores, strict=True)
                      if max(iou(b0, b) for b in boxes) >= MATCH]
             kept = [r for r in reads if r.card == code and max(iou(r.box, b) for b in boxes) >= MATCH]
-            if kept:
+            if any(e.get("labelled") == code and e["image"] == t.image.name and e["card"] in cards
+                   and max(iou(e["box"], b) for b in boxes) >= MATCH for e in errata or []):
+                cause = MISLABELLED  # the card there, by eye, is read
+            elif kept:
                 cause = "rules"
             elif not strong:
                 # a box the classifier reads likeliest as no index, or only weaker boxes, or none
@@ -163,8 +169,9 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
 
 SURE = 0.5  # --labelled: a labelled index read as its card at this probability or more
 LABELLED = ("missed, a labelled index read as it", "missed, a labelled index read as it at 0.5+")  # not causes
-WRONG_KINDS = ("misread", "read twice", "unlabelled", "unlabelled, read right by eye",
-               "unlabelled, read wrong by eye")
+MISLABELLED = "the label wrong by eye"  # a missed card's cause: the card there is another, read
+WRONG_KINDS = ("misread", "misread, the label wrong by eye", "read twice", "unlabelled",
+               "unlabelled, read right by eye", "unlabelled, read wrong by eye")
 
 
 def wrong_card(card, truth, cards: set[str], errata: list[dict], shape) -> dict:
@@ -172,9 +179,13 @@ def wrong_card(card, truth, cards: set[str], errata: list[dict], shape) -> dict:
     under = sorted({code for code, tb in truth.boxes if max(iou(b, tb) for b in card.boxes) >= MATCH})
     if under:
         kind = "read twice" if all(code in cards for code in under) else "misread"
+        if kind == "misread" and any(e.get("labelled") in under and e["image"] == truth.image.name
+                                     and e["card"] == card.card and max(iou(b, e["box"]) for b in card.boxes) >= MATCH
+                                     for e in errata):
+            kind = "misread, the label wrong by eye"
     else:
         kind = "unlabelled"
-        seen = [e for e in errata if e["image"] == truth.image.name
+        seen = [e for e in errata if e["image"] == truth.image.name and "labelled" not in e
                 and max(iou(b, e["box"]) for b in card.boxes) >= MATCH]
         if seen:
             kind += ", read right by eye" if seen[0]["card"] == card.card else ", read wrong by eye"
@@ -191,7 +202,8 @@ def main() -> None:
     ap.add_argument("--photos", type=int, default=None)
     ap.add_argument("--weights", type=Path, default=None)
     ap.add_argument("--low", type=float, default=0.02, help="detector score kept for tracing")
-    ap.add_argument("--errata", type=Path, default=None, help="cards seen by eye where the labels have none")
+    ap.add_argument("--errata", type=Path, default=None,
+                    help="cards seen by eye where the labels have none, or where a label is wrong")
     ap.add_argument("--labelled", action="store_true",
                     help="also read each missed card's labelled indices as the reader reads a box")
     ap.add_argument("--json", type=Path, default=None)

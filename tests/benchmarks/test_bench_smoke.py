@@ -665,6 +665,11 @@ def test_read_errors_tells_misread_read_twice_and_unlabelled_cards():
     assert edge["kind"] == "unlabelled, read right by eye" and edge["at_edge"]
     assert kind("QS", (601, 0, 629, 24), {"QS"})["kind"] == "unlabelled, read wrong by eye"
     assert kind("KD", (300, 300, 330, 331), {"KD"})["kind"] == "unlabelled, read wrong by eye"
+    # a label wrong by eye: the 5H there is the 5D (session 56's real-dev errata have two such)
+    errata.append({"image": "a.jpg", "card": "5D", "labelled": "5H", "box": [100, 100, 120, 130]})
+    assert kind("5D", (101, 100, 120, 131), {"5D"})["kind"] == "misread, the label wrong by eye"
+    assert kind("5S", (101, 100, 120, 131), {"5S"})["kind"] == "misread"  # read as neither
+    assert kind("5D", (200, 200, 220, 230), {"5D"})["kind"] == "misread"  # the label is right there
 
 
 def test_read_errors_traces_a_widened_read_in_the_widened_photo(tmp_path):
