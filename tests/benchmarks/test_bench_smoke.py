@@ -713,6 +713,49 @@ def test_read_errors_traces_a_widened_read_in_the_widened_photo(tmp_path):
     assert out["read_as"]["g"] == {"KC->KS": 1}
 
 
+
+def test_read_errors_counts_a_card_under_a_wrong_label_apart(tmp_path):
+    """An erratum with "labelled": the card labelled KC is the KS, by eye; the reader reads KS
+    there: the KC is missed as "the label wrong by eye", the KS read as "misread, the label
+    wrong by eye"; without the erratum, "read other" and "misread"."""
+    import cv2
+    import numpy as np
+
+    from engine.cards import CODES
+    from vision.evaluate import Truth
+    from vision.reader import IndexRead, Settings
+    from vision.types import CardRead, Reading
+
+    module = script("read_errors")
+    probs = np.zeros(53, np.float32)
+    probs[CODES.index("KS")] = 1.0
+    box = (10.0, 10.0, 30.0, 40.0)
+
+    class Reads:
+        settings, grey_suit = Settings(), None
+
+        def read(self, img):
+            return Reading((CardRead("KS", 0.9, (box,), False),), 1.0, img.shape[1], img.shape[0],
+                           (IndexRead(box, "KS", 0.9, probs),), 1.0)
+
+        def detector(self, img, conf, scales, turns, fuse):
+            return np.array([box], np.float32), np.array([0.9], np.float32)
+
+        def _read_at(self, img, scales, grey):
+            return [IndexRead(box, "KS", 0.9, probs)]
+
+    photo = tmp_path / "a.png"
+    cv2.imwrite(str(photo), np.full((50, 50, 3), 255, np.uint8))
+    truth = Truth(photo, "g", [("KC", box)])
+    plain = module.causes(Reads(), [truth], low=0.05)
+    assert plain["missed"][0]["cause"] == "read other" and plain["wrong"][0]["kind"] == "misread"
+    errata = [{"image": "a.png", "card": "KS", "labelled": "KC", "box": list(box)}]
+    out = module.causes(Reads(), [truth], low=0.05, errata=errata)
+    assert out["missed"][0]["cause"] == "the label wrong by eye"
+    assert out["wrong"][0]["kind"] == "misread, the label wrong by eye"
+    assert out["groups"]["g"] == {"cards": 1, "the label wrong by eye": 1, "misread, the label wrong by eye": 1}
+
+
 def test_extra_look_counts_gains_on_the_photos_each_trigger_picks():
     module = script("extra_look")
     rows = [{"indices": 20, "median_side": 15.0, "right": 3, "wrong": 1},
