@@ -132,8 +132,7 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
             boxed = [s for b0, s in zip(det_boxes, det_scores, strict=True)
                      if max(iou(b0, b) for b in boxes) >= MATCH]
             kept = [r for r in reads if r.card == code and max(iou(r.box, b) for b in boxes) >= MATCH]
-            if any(e.get("labelled") == code and e["image"] == t.image.name and e["card"] in cards
-                   and max(iou(e["box"], b) for b in boxes) >= MATCH for e in errata or []):
+            if any(e["labelled"] == code and e["card"] in cards for e in wrong_labels(errata or [], t, boxes)):
                 cause = MISLABELLED  # the card there, by eye, is read
             elif kept:
                 cause = "rules"
@@ -174,14 +173,20 @@ WRONG_KINDS = ("misread", "misread, the label wrong by eye", "read twice", "unla
                "unlabelled, read right by eye", "unlabelled, read wrong by eye")
 
 
+def wrong_labels(errata: list[dict], truth, boxes) -> list[dict]:
+    """The errata (with ``"labelled"``) saying a label of ``truth``'s photo lying on one of
+    ``boxes`` is wrong by eye."""
+    return [e for e in errata if "labelled" in e and e["image"] == truth.image.name
+            and max(iou(b, e["box"]) for b in boxes) >= MATCH]
+
+
 def wrong_card(card, truth, cards: set[str], errata: list[dict], shape) -> dict:
     """What lies under a reported card that the labels do not hold."""
     under = sorted({code for code, tb in truth.boxes if max(iou(b, tb) for b in card.boxes) >= MATCH})
     if under:
         kind = "read twice" if all(code in cards for code in under) else "misread"
-        if kind == "misread" and any(e.get("labelled") in under and e["image"] == truth.image.name
-                                     and e["card"] == card.card and max(iou(b, e["box"]) for b in card.boxes) >= MATCH
-                                     for e in errata):
+        if kind == "misread" and any(e["labelled"] in under and e["card"] == card.card
+                                     for e in wrong_labels(errata, truth, card.boxes)):
             kind = "misread, the label wrong by eye"
     else:
         kind = "unlabelled"

@@ -30,9 +30,10 @@ the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the
         --data data/synth4-48/crops --out runs/suit --minutes 40
     python -m models.suit --suits SHDC --init models/weights/suit.pt --data data/suit-camera \\
         --data data/red-camera --data data/synth4-48/crops --out runs/suit4 --minutes 60
-    python -m models.suit --suits SHDC --upright --resume runs/suit4-up55/suit4.pt \
-        --data data/grey-up-camera --data data/grey-up-webcam --data data/scene56/crops \
-        --out runs/suit4-up56 --minutes 35 --lr 0.001   # session 56's, the shipped one
+    python -m models.suit --suits SHDC --upright \\
+        --resume models/weights/candidates/suit4-upright-session55.pt --data data/grey-up-camera \\
+        --data data/grey-up-webcam --data data/scene56/crops --out runs/suit4-up56 --minutes 35 \\
+        --lr 0.001   # session 56's, the shipped one
 """
 
 from __future__ import annotations

@@ -1409,21 +1409,22 @@ def _one_card_per_code(indices: list[IndexRead], settings: Settings) -> tuple[li
         by_code.setdefault(ix.card, []).append(ix)
     cards = []
     for code, group in by_code.items():
-        group.sort(key=lambda ix: -ix.confidence)
         retried = False
         while group:
+            group.sort(key=lambda ix: -ix.confidence)  # strongest first, each try (card_indices reorders)
             card, near, group = _code_card(code, group, settings)
+            rest = [ix for ix in group if not any(ix is n for n in near)]
             if card is not None:
                 # a card found after a stronger index of its code made too weak a card is
                 # flagged: that index was read as this code too
                 cards.append(replace(card, uncertain=True) if retried else card)
-                left_over += [ix for ix in group if not any(ix is n for n in near)]
+                left_over += rest
                 break
             # Too weak a card. With ``weak_code_retry`` the indices of this code lying away
             # from it are tried next, as a card of their own; else they are dropped with it.
-            rest = [ix for ix in group if not any(ix is n for n in near)]
-            group = rest if settings.weak_code_retry else []
-            retried = True
+            if not settings.weak_code_retry:
+                break
+            group, retried = rest, True
     return cards, left_over
 
 

@@ -713,7 +713,6 @@ def test_read_errors_traces_a_widened_read_in_the_widened_photo(tmp_path):
     assert out["read_as"]["g"] == {"KC->KS": 1}
 
 
-
 def test_read_errors_counts_a_card_under_a_wrong_label_apart(tmp_path):
     """An erratum with "labelled": the card labelled KC is the KS, by eye; the reader reads KS
     there: the KC is missed as "the label wrong by eye", the KS read as "misread, the label
