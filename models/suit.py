@@ -21,7 +21,8 @@ Since session 56 the shipped one reads crops turned upright by the way-up reader
 (``--upright``; session 55's run on 120,000 new index crops, then 35 minutes more with the
 scene crops of 8,000 synthetic photos): on 1,500 synthetic black-and-white photos it missed 308
 fewer cards and read 39 more wrong at the shipped ``min_card`` (a better curve, HISTORY); session 57
-trained it on 45 minutes with the scene crops of 8,000 more: 47 fewer missed, 17 fewer wrong.
+trained it on 45 minutes with the scene crops of 8,000 more, then 40 with 8,000 more again: 87
+fewer missed, 17 fewer wrong.
 
 Trained on index crops (``python -m datasets.index_crops ... --suits SC --side 48``, or HD for
 the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the suit's place in
@@ -38,7 +39,8 @@ the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the
     python -m models.suit --suits SHDC --upright --resume models/weights/suit4.pt \\
         --data data/grey-up-camera --data data/grey-up-webcam --data data/scene56/crops \\
         --data data/scene57/crops --out runs/suit4-up57 --minutes 45 --lr 0.0007 \\
-        --seed 57   # session 57's, the shipped one
+        --seed 57   # session 57's first round; its second added --data data/scene58/crops
+                    # (--minutes 40 --lr 0.0005 --seed 58, from the first's weights): the shipped one
 """
 
 from __future__ import annotations
