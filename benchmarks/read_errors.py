@@ -173,11 +173,16 @@ WRONG_KINDS = ("misread", "misread, the label wrong by eye", "read twice", "unla
                "unlabelled, read right by eye", "unlabelled, read wrong by eye")
 
 
+def errata_at(errata: list[dict], truth, boxes) -> list[dict]:
+    """The errata of ``truth``'s photo lying on one of ``boxes``."""
+    return [e for e in errata if e["image"] == truth.image.name
+            and max(iou(b, e["box"]) for b in boxes) >= MATCH]
+
+
 def wrong_labels(errata: list[dict], truth, boxes) -> list[dict]:
     """The errata (with ``"labelled"``) saying a label of ``truth``'s photo lying on one of
     ``boxes`` is wrong by eye."""
-    return [e for e in errata if "labelled" in e and e["image"] == truth.image.name
-            and max(iou(b, e["box"]) for b in boxes) >= MATCH]
+    return [e for e in errata_at(errata, truth, boxes) if "labelled" in e]
 
 
 def wrong_card(card, truth, cards: set[str], errata: list[dict], shape) -> dict:
@@ -190,8 +195,7 @@ def wrong_card(card, truth, cards: set[str], errata: list[dict], shape) -> dict:
             kind = "misread, the label wrong by eye"
     else:
         kind = "unlabelled"
-        seen = [e for e in errata if e["image"] == truth.image.name and "labelled" not in e
-                and max(iou(b, e["box"]) for b in card.boxes) >= MATCH]
+        seen = [e for e in errata_at(errata, truth, card.boxes) if "labelled" not in e]
         if seen:
             kind += ", read right by eye" if seen[0]["card"] == card.card else ", read wrong by eye"
     h, w = shape[:2]

@@ -376,7 +376,8 @@ class Settings:
     # one reads crops turned upright by the way-up reader's angle, like the black one (on 300
     # black-and-white validation photos each of synth2, synth4, showdown23, unseen25 and held20,
     # cards missed / wrong 1,521 / 314 against session 18's 1,829 / 275 at min_card 0.64, and
-    # 1,707 / 270 at 0.68: models/weights/grey-suit-up-scenes-*session56.json).
+    # 1,707 / 270 at 0.68: models/weights/grey-suit-up-scenes-*session56.json; trained on in
+    # session 57, 1,434 / 297: grey-suit-up-scenes-session57*.json).
     grey_suit_reader: bool = True
     # How its say and the classifier's are weighed (vision.suits.with_suit): "replace", its say
     # alone. On 800 synthetic photos each of synth2 and synth4 made black and white (session 18,
