@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(reading.to_json(photo)))
         else:
             shown = " ".join(c.card + ("?" if c.uncertain else "") for c in reading.cards) or "(no cards)"
-            print(f"{photo}: {shown}  [{reading.ms:.0f} ms]")
+            mirrored = "  (a mirrored photo, read flipped back)" if reading.mirrored else ""
+            print(f"{photo}: {shown}  [{reading.ms:.0f} ms]{mirrored}")
     return 2 if failed == len(photos) else 0
 
 

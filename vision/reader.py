@@ -18,6 +18,7 @@ import dataclasses
 import difflib
 import json
 import math
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -555,6 +556,27 @@ class Settings:
     # live video skips them (Reader.read's empty_looks; benchmarks/video_empty.py: on an empty
     # table they made the mean frame 1.53x slower, video-empty-looks-session53.json).
     aspect_when_empty: str = "looks"
+    # A mirrored photo (a selfie camera's, a webcam app that saves what its preview shows) shows
+    # every index mirrored, glyphs no card has; the networks never learnt them (no training photo
+    # is mirrored) and read many as other codes, surely (real-dev's photos flipped, session 58:
+    # a 2 read as a 5, a 4 as an ace, a 9 as a queen, at 0.8-0.96). ``mirror_check``: the
+    # detector's boxes on the photo as it is (its first look) are read by the classifier as they
+    # lie and where they lie in the photo flipped left-right (the detector not asked again,
+    # :meth:`Reader.mirror_odds`). Where the mirrored read is ``mirror_least`` or more and
+    # comes within ``mirror_ask`` of the read as they lie (the boxes' mean confidences: a photo
+    # of an empty table, with a few weak boxes, is not asked), the flipped photo is read in
+    # full too, and kept when its cards' confidences sum more than ``mirror_gain`` over the
+    # photo's: the reading then says so (``Reading.mirrored``). The live video skips it (a
+    # camera's own frames are not mirrored; streamlit-webrtc hands them as taken). Chosen in
+    # session 58 (benchmarks/mirror_check.py, models/weights/mirror-check-session58.json: 200
+    # validation photos each of synth2, synth4, showdown23, unseen25 and held20, as they are
+    # and flipped): at least 0.3, ask 0, cards missed / wrong as they are 684 / 165 with the
+    # check as without (least 0.2: 685 / 168), flipped 5,427 / 1,479 without, 1,007 / 203 with;
+    # time 1.03-1.09x by set, 1.038x the median on 200 real-dev photos.
+    mirror_check: bool = True
+    mirror_least: float = 0.3
+    mirror_ask: float = 0.0
+    mirror_gain: float = 0.0
 
     def __post_init__(self) -> None:
         if self.det_vote not in VOTES:
@@ -739,6 +761,7 @@ class Reader:
                                         "turned upright by the way-up reader's angle)")
         path = folder / "pips.onnx"
         self.pips = IndexClassifier(path, threads=threads) if path.exists() else None
+        self._local = threading.local()  # each thread's last first look (Reader.first_look)
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> list[IndexRead]:
         """The indices read in ``img``; with ``zoom``, a photo that reads none is looked at
@@ -786,13 +809,23 @@ class Reader:
         return cards
 
     def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False,
-                 turns: tuple[int, ...] | None = None) -> list[IndexRead]:
+                 turns: tuple[int, ...] | None = None, found: tuple | None = None) -> list[IndexRead]:
+        """The indices read in ``img`` at detector ``scales`` and ``turns``; ``found``: the
+        detector's answer given (boxes, scores, the row from which boxes are only a later turn's),
+        the detector not asked."""
         turns = self.settings.det_turns if turns is None else turns
-        boxes, scores, added = self._find(img, scales, turns)
+        first = found is None and scales == self.settings.det_scales and turns == self.settings.det_turns
+        if found is None:
+            found = self._find(img, scales, turns)
+        boxes, scores, added = found
         if len(boxes) == 0:
+            if first:
+                _remember_first_look(self, img, found, None)
             return []
         crops = crop_squares(img, boxes, self.classifier.size)
         ways = WayAnswers(self.way_up, crops) if self.way_up is not None else None
+        if first:
+            _remember_first_look(self, img, found, ways)
         probs, margin = self._margin_probs(img, boxes, crops,
                                            ways.degrees(range(len(boxes))) if self.classifier.upright else None)
         # each index's one-framing figure, kept for the aspect probe (IndexRead.top)
@@ -969,8 +1002,52 @@ class Reader:
             says += [SuitSay(net, "SC", s.suit_rule, s.suit_weight) for net in (self.suit, self.suit_up)]
         return [say for say in says if say.net is not None]
 
+    def first_look(self, img: np.ndarray) -> tuple | None:
+        """The detector's answer (boxes, scores, rows) on ``img`` as it is at ``det_scales``, as
+        this thread's last read of ``img`` asked it; None if it has not."""
+        seen = getattr(getattr(self, "_local", None), "first_look", None)
+        return seen[1] if seen is not None and seen[0] is img else None
+
+    def _first_ways(self, img: np.ndarray) -> WayAnswers | None:
+        """The way-up reader's answers on the crops of :meth:`first_look`'s boxes, or None."""
+        seen = getattr(getattr(self, "_local", None), "first_look", None)
+        return seen[2] if seen is not None and seen[0] is img else None
+
+    def mirror_odds(self, img: np.ndarray, found: tuple | None, ways: WayAnswers | None = None
+                    ) -> tuple[float, float]:
+        """How surely the detector's boxes in ``img`` (``found``: boxes, scores, rows, as
+        :meth:`first_look` gives them) read as indices as they lie and mirrored: each box's
+        crop (turned upright by the way-up reader where the classifier reads so; ``ways``: its
+        answers on these crops where already asked), and that crop flipped left-right (a crop
+        turned upright and then flipped is the flipped crop turned upright by the mirrored
+        angle), read once by the classifier alone at the training margin; the mean over the
+        boxes of sqrt(detector score x the likeliest code's probability), as an index's
+        confidence is taken. (0, 0) for no boxes."""
+        if found is None or len(found[0]) == 0:
+            return 0.0, 0.0
+        boxes, scores, _ = found
+        n = len(boxes)
+        if ways is not None and len(ways.crops) == n:
+            crops = ways.crops
+        else:
+            crops, ways = crop_squares(img, boxes, self.classifier.size), None
+        if self.classifier.upright:  # one view, at the way-up reader's angle (no cls_up_tilts)
+            degrees = ways.degrees(range(n)) if ways is not None else self.way_up.degrees(crops)
+            crops = turn_upright(crops, np.asarray(degrees, np.float32))
+        crops = np.concatenate([crops, np.ascontiguousarray(crops[:, :, ::-1])])
+        top = self._classify_as_is(crops, 1)[:, :NONE_CLASS].max(1)
+        conf = np.sqrt(np.tile(np.asarray(scores, np.float64), 2) * top)
+        return float(conf[:n].mean()), float(conf[n:].mean())
+
+    def may_be_mirrored(self, img: np.ndarray, found: tuple | None, ways: WayAnswers | None = None) -> bool:
+        """Whether ``img`` may be a mirrored photo, by the detector's boxes in it
+        (Settings.mirror_least, mirror_ask): then :meth:`read` reads it flipped too."""
+        as_is, mirrored = self.mirror_odds(img, found, ways)
+        s = self.settings
+        return mirrored >= s.mirror_least and mirrored > as_is - s.mirror_ask
+
     def read(self, image, zoom: bool = True, aspect: float | None = None,
-             empty_looks: bool = True) -> Reading:
+             empty_looks: bool = True, mirror: bool = True) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.
 
         ``zoom=False`` skips the closer look at a photo that reads nothing (a video stream
@@ -981,7 +1058,9 @@ class Reader:
         ``aspect``: read the photo at that stretch only (1: as it is, no other look), as an
         earlier read's ``Reading.aspect`` names it; a video stream takes the looks of
         ``Settings.aspects`` on a few frames and reads the others at the aspect they chose
-        (vision.video.StableReader). None: the photo as it is and the looks."""
+        (vision.video.StableReader). None: the photo as it is and the looks.
+        ``mirror=False`` skips ``Settings.mirror_check`` (the live video's frames; a photo
+        already flipped); as does a read at a given ``aspect``."""
         t0 = time.perf_counter()
         img = load_image(image)
         s = self.settings
@@ -991,6 +1070,26 @@ class Reader:
             look = self._read_stretched(img, aspect, zoom)
             return Reading(tuple(look.cards), (time.perf_counter() - t0) * 1000, img.shape[1], img.shape[0],
                            tuple(look.reported), float(aspect))
+        local = getattr(self, "_local", None)
+        if local is not None:  # the photo whose first look Reader.first_look keeps
+            local.watch, local.first_look = img, None
+        cards, reported, aspect = self._read_photo(img, zoom, empty_looks)
+        mirrored = False
+        if mirror and s.mirror_check and self.may_be_mirrored(img, self.first_look(img), self._first_ways(img)):
+            width = img.shape[1]
+            f_cards, f_reported, f_aspect = self._read_photo(np.ascontiguousarray(img[:, ::-1]), zoom, empty_looks)
+            if sum(c.confidence for c in f_cards) > sum(c.confidence for c in cards) + s.mirror_gain:
+                mirrored, aspect = True, f_aspect
+                cards = [replace(c, boxes=tuple(mirrored_box(b, width) for b in c.boxes)) for c in f_cards]
+                reported = [mirrored_index(ix, width) for ix in f_reported]
+        ms = (time.perf_counter() - t0) * 1000
+        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(reported), aspect, mirrored)
+
+    def _read_photo(self, img: np.ndarray, zoom: bool, empty_looks: bool
+                    ) -> tuple[list[CardRead], list[IndexRead], float]:
+        """:meth:`read`'s reading of ``img`` as it lies, with the looks: its cards, their
+        indices as reported, and the aspect kept."""
+        s = self.settings
         indices, cards, reported = self._read_cards(img, zoom)
         aspect = 1.0
         probing = s.aspect_probe > -1
@@ -1014,8 +1113,7 @@ class Reader:
             if s.aspect_merge == "indices" and len(looks) > 1:
                 indices = merge_looks(looks, s.aspect_merge_iou)
                 cards, reported = self._cards(img, indices)
-        ms = (time.perf_counter() - t0) * 1000
-        return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(reported), aspect)
+        return cards, reported, aspect
 
     def _read_stretched(self, img: np.ndarray, factor: float, zoom: bool,
                         wide: np.ndarray | None = None) -> Look:
@@ -1067,6 +1165,35 @@ class Reader:
         if self.settings.pip_suit > 0 and self.pips is not None and self.way_up is not None and cards:
             cards = self.check_pips(img, cards)
         return cards, _as_reported(indices, again)
+
+
+def _remember_first_look(reader: Reader, img: np.ndarray, found: tuple, ways: WayAnswers | None) -> None:
+    """Keep the detector's answer on ``img`` as it is at ``det_scales`` (Reader.first_look),
+    and the way-up reader's answers on its boxes' crops, for this thread; the photo itself is
+    kept with them, so that it is known again by identity."""
+    local = getattr(reader, "_local", None)
+    if local is not None and getattr(local, "watch", None) is img and getattr(local, "first_look", None) is None:
+        local.first_look = (img, found, ways)
+
+
+def mirrored_box(box, width: int) -> tuple[float, float, float, float]:
+    """``box`` (x1 y1 x2 y2) where it lies in its photo, ``width`` pixels wide, flipped left-right."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    return width - x2, y1, width - x1, y2
+
+
+def mirrored_index(read: IndexRead, width: int) -> IndexRead:
+    """An index read in a photo flipped left-right, where it lies in the photo as given: its box
+    and the way it faces flipped back (its grey patch is left as it was read)."""
+    up = None if read.up is None else np.array([-read.up[0], read.up[1]], np.float32)
+    return replace(read, box=mirrored_box(read.box, width), up=up)
+
+
+def mirrored_boxes(boxes: np.ndarray, width: int) -> np.ndarray:
+    """:func:`mirrored_box` of each row of ``boxes`` (N, 4)."""
+    out = np.array(boxes, np.float32).reshape(-1, 4).copy()
+    out[:, 0], out[:, 2] = width - boxes[:, 2], width - boxes[:, 0]
+    return out
 
 
 def shifted_boxes(boxes, share: float) -> list[np.ndarray]:

@@ -39,9 +39,13 @@ class Reading:
     height: int
     indices: tuple = ()  # the index-level reads behind the cards (vision.reader.IndexRead)
     aspect: float = 1.0  # the stretch the cards were read at (vision.reader.Settings.aspects); 1: as it is
+    mirrored: bool = False  # read flipped left-right: the photo looked mirrored (Settings.mirror_check)
 
     def codes(self) -> list[str]:
         return [c.card for c in self.cards]
 
     def to_json(self, image: str | None = None) -> dict:
-        return {"image": image, "cards": [c.to_json() for c in self.cards], "ms": round(self.ms, 1)}
+        out = {"image": image, "cards": [c.to_json() for c in self.cards], "ms": round(self.ms, 1)}
+        if self.mirrored:  # only then: the contract's three keys otherwise
+            out["mirrored"] = True
+        return out

@@ -74,7 +74,7 @@ class StableReader:
     def update(self, frame_bgr: np.ndarray) -> Reading:
         zoom = self._count % self.zoom_every == 0
         if self._count % self.looks_every == 0:
-            reading = self.reader.read(frame_bgr, zoom=zoom, empty_looks=False)
+            reading = self.reader.read(frame_bgr, zoom=zoom, empty_looks=False, mirror=False)  # a camera's own frames
             self.aspect = reading.aspect
         else:
             reading = self.reader.read(frame_bgr, zoom=zoom, aspect=self.aspect)

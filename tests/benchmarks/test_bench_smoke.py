@@ -1248,3 +1248,28 @@ def test_read_errors_labelled_reads_a_weak_boxed_card_at_its_labels_as_the_reade
     assert "_find" not in vars(reader)  # the reader's own detector step is back
     plain = module.causes(reader, truths, low=0.02)
     assert "labelled" not in plain["missed"][0] and "missed, a labelled index read as it" not in plain["groups"]["webcam_WIN"]
+
+
+def test_mirror_check_outcome_counts_each_photo_each_way():
+    module = script("mirror_check")
+
+    def read(codes, total, odds):
+        return {"codes": codes, "sum": total, "odds": odds, "read_ms": 100.0, "odds_ms": 10.0}
+
+    records = [
+        # a photo read right; flipped, misread (2H as 5H) but its boxes read surer mirrored
+        {"truth": ["2H"], "as_is": read(["2H"], 0.95, [0.9, 0.3]), "flipped": read(["5H"], 0.7, [0.4, 0.8])},
+        # a photo with a weak box only: the check is not asked either way
+        {"truth": [], "as_is": read([], 0.0, [0.05, 0.1]), "flipped": read([], 0.0, [0.1, 0.05])},
+    ]
+    out = module.outcome(records, least=0.2, ask=0.0, gain=0.0)
+    assert out["asked"] == 0 and out["turned"] == 0 and out["caught"] == 1
+    assert (out["missed"], out["wrong"], out["missed_mirrored"], out["wrong_mirrored"]) == (0, 0, 0, 0)
+    assert out["time_ratio"] == pytest.approx((110 + 110) / 200)
+    # asked more loosely the photo itself is read flipped too, and kept as it is (surer)
+    loose = module.outcome(records, least=0.2, ask=1.0, gain=0.0)
+    assert loose["asked"] == 1 and loose["turned"] == 0
+    assert loose["time_ratio"] == pytest.approx((110 + 100 + 110) / 200)
+    # a gain the flipped photo's read cannot pass: caught by the odds, but kept as read
+    strict = module.outcome(records, least=0.2, ask=0.0, gain=0.5)
+    assert strict["caught"] == 0 and (strict["missed_mirrored"], strict["wrong_mirrored"]) == (1, 1)

@@ -55,7 +55,7 @@ class FakeReader:
 
         self.zooms = []
 
-    def read(self, frame, zoom=True, aspect=None, empty_looks=True):
+    def read(self, frame, zoom=True, aspect=None, empty_looks=True, mirror=True):
         self.zooms.append(zoom)
         codes = next(self.frames)
         cards = tuple(CardRead(c, 0.9, ((0, 0, 10, 10),), False) for c in codes)
@@ -609,7 +609,7 @@ class AspectReader:
         self.calls = []
         self.empty_looks = []
 
-    def read(self, frame, zoom=True, aspect=None, empty_looks=True):
+    def read(self, frame, zoom=True, aspect=None, empty_looks=True, mirror=True):
         self.calls.append(aspect)
         self.empty_looks.append(empty_looks)
         cards = (CardRead("AS", 0.9, ((0, 0, 10, 10),), False),)
