@@ -31,26 +31,31 @@ class FakeReading:
     ms: float
     width: int
     height: int
+    mirrored: bool = False
 
     def codes(self) -> list[str]:
         return [c.card for c in self.cards]
 
 
-def photo(codes: str, unsure: str = "", size: tuple[int, int] = (64, 48), fmt: str = "PNG") -> bytes:
-    """A fake photo of ``codes`` (space-separated); ``unsure`` ones are read with low confidence."""
+def photo(codes: str, unsure: str = "", size: tuple[int, int] = (64, 48), fmt: str = "PNG",
+          mirrored: bool = False) -> bytes:
+    """A fake photo of ``codes`` (space-separated); ``unsure`` ones are read with low confidence;
+    ``mirrored``: read as a mirrored photo flipped back (vision.Reading.mirrored)."""
     info = PngImagePlugin.PngInfo()
     info.add_text("cards", codes)
     info.add_text("unsure", unsure)
+    info.add_text("mirrored", "1" if mirrored else "")
     out = io.BytesIO()
     Image.new("RGB", size, (20, 90, 40)).save(out, fmt, pnginfo=info)
     return out.getvalue()
 
 
-def reading_of(codes: list[str], unsure: set[str], width: int, height: int) -> FakeReading:
+def reading_of(codes: list[str], unsure: set[str], width: int, height: int,
+               mirrored: bool = False) -> FakeReading:
     reads = tuple(
         FakeCardRead(c, 0.4 if c in unsure else 0.97, ((1.0, 1.0, 5.0, 5.0),), c in unsure) for c in codes
     )
-    return FakeReading(reads, 12.0, width, height)
+    return FakeReading(reads, 12.0, width, height, mirrored)
 
 
 class FakeStable:
@@ -88,7 +93,7 @@ class FakeReader:
         img = self._open(image)
         codes = img.text.get("cards", "").split()
         unsure = set(img.text.get("unsure", "").split())
-        return reading_of(codes, unsure, img.width, img.height)
+        return reading_of(codes, unsure, img.width, img.height, img.text.get("mirrored") == "1")
 
     def annotate(self, image, reading) -> np.ndarray:
         img = self._open(image) if isinstance(image, bytes) else None

@@ -96,6 +96,15 @@ def test_bad_typing_leaves_the_cards(app, reader, typed, needle):
     assert cards(at, "hand") == GIN_11.split()
 
 
+def test_a_mirrored_photo_is_said_to_be_read_flipped_back(app, reader):
+    at = ok(upload(app(), "hand", photo("AS 2S 3S", mirrored=True)))
+    assert cards(at, "hand") == ["AS", "2S", "3S"]
+    assert "3 cards read in 12 ms: A♠ 2♠ 3♠ (the photo is mirrored, as a selfie camera may save it: " \
+        "read flipped back)" in text(at)
+    at = ok(upload(app(), "hand", photo("AS 2S 3S")))
+    assert "mirrored" not in text(at)
+
+
 def test_photo_read_drawn_and_corrected(app, reader):
     at = ok(upload(app(), "hand", photo("AS 2S 3S 4S 7H 7D 7C 9C TC JC", unsure="9C")))
     assert cards(at, "hand") == ["AS", "2S", "3S", "4S", "7H", "7D", "7C", "9C", "TC", "JC"]

@@ -45,6 +45,20 @@ def test_read_text_and_annotate(capsys, tmp_path):
     assert (tmp_path / (photo.stem + ".jpg")).exists()
 
 
+def test_read_says_when_a_photo_was_read_flipped_back(capsys, tmp_path):
+    import cv2
+
+    photo = FIXTURES / "phone_IMG_date__IMG_20220921_193944_jpg.jpg"  # the two of hearts, close up
+    selfie = tmp_path / "selfie.png"
+    cv2.imwrite(str(selfie), cv2.imread(str(photo))[:, ::-1])
+    code, out, _ = run(capsys, "read", "--json", str(photo), str(selfie))
+    plain, flipped = (json.loads(line) for line in out.splitlines())
+    assert code == 0 and "mirrored" not in plain and flipped["mirrored"] is True
+    assert [c["card"] for c in plain["cards"]] == [c["card"] for c in flipped["cards"]] == ["2H"]
+    code, out, _ = run(capsys, "read", str(selfie))
+    assert code == 0 and "2H" in out and "a mirrored photo, read flipped back" in out
+
+
 def test_read_all_bad_exits_2(capsys, tmp_path):
     bad = tmp_path / "x.jpg"
     bad.write_text("nope")
