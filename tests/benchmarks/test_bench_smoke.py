@@ -1048,7 +1048,7 @@ def test_video_looks_makes_steady_clips_and_counts_the_vote_after_each_frame(tmp
         def __init__(self):
             self.calls = []
 
-        def read(self, frame, zoom=True, aspect=None, empty_looks=True):
+        def read(self, frame, zoom=True, aspect=None, empty_looks=True, mirror=True):
             self.calls.append(aspect)
             codes = ["AS"] if aspect == 1.0 else ["AS", "2C"]
             cards = tuple(CardRead(c, 0.9, ((0, 0, 4, 4),), False) for c in codes)
