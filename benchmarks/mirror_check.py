@@ -42,7 +42,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.evaluate import load_truth, synthetic_validation  # noqa: E402
+from benchmarks.read_errors import truths_of  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 ASKS = (0.0, 0.05, 0.1, 0.2)
@@ -50,20 +50,14 @@ LEASTS = (0.1, 0.2, 0.3)
 GAINS = (0.0,)
 
 
-def truths_of(folder: Path, photos: int | None):
-    if (folder / "summary.json").exists():
-        return synthetic_validation(folder, photos)
-    return load_truth(folder)[:photos]
-
-
 def photo_record(reader: Reader, img: np.ndarray) -> dict:
     """One photo read with the check off: its codes, its odds (as it lies, mirrored), the times."""
     t0 = time.perf_counter()
     reading = reader.read(img, mirror=False)
     t1 = time.perf_counter()
-    found = reader.first_look(img)  # the detector's boxes the check weighs, as that read asked them
+    found, ways = reader._first_look_of(img)  # the detector's boxes the check weighs, as that read asked them
     t2 = time.perf_counter()
-    as_is, mirrored = reader.mirror_odds(img, found, reader._first_ways(img))
+    as_is, mirrored = reader.mirror_odds(img, found, ways)
     t3 = time.perf_counter()
     return {"codes": sorted(reading.codes()), "sum": sum(c.confidence for c in reading.cards),
             "odds": [round(as_is, 4), round(mirrored, 4)],

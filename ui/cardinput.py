@@ -121,7 +121,7 @@ def read_photo(slot: str, reader, data: bytes) -> None:
         f"{len(codes)} card{'s' if len(codes) != 1 else ''} read in {reading.ms:.0f} ms: "
         + " ".join(show.card_label(c) for c in codes)
         + (" (the photo is mirrored, as a selfie camera may save it: read flipped back)"
-           if getattr(reading, "mirrored", False) else "")
+           if reading.mirrored else "")
     )
     photo.notes = [
         f"{show.card_label(read.card)} ({read.confidence:.0%})" for read in reading.cards if read.uncertain

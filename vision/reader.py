@@ -1005,13 +1005,13 @@ class Reader:
     def first_look(self, img: np.ndarray) -> tuple | None:
         """The detector's answer (boxes, scores, rows) on ``img`` as it is at ``det_scales``, as
         this thread's last read of ``img`` asked it; None if it has not."""
-        seen = getattr(getattr(self, "_local", None), "first_look", None)
-        return seen[1] if seen is not None and seen[0] is img else None
+        return self._first_look_of(img)[0]
 
-    def _first_ways(self, img: np.ndarray) -> WayAnswers | None:
-        """The way-up reader's answers on the crops of :meth:`first_look`'s boxes, or None."""
+    def _first_look_of(self, img: np.ndarray) -> tuple[tuple | None, WayAnswers | None]:
+        """:meth:`first_look`'s answer, and the way-up reader's answers on the crops of its
+        boxes (None where not asked); (None, None) where this thread has not read ``img``."""
         seen = getattr(getattr(self, "_local", None), "first_look", None)
-        return seen[2] if seen is not None and seen[0] is img else None
+        return (seen[1], seen[2]) if seen is not None and seen[0] is img else (None, None)
 
     def mirror_odds(self, img: np.ndarray, found: tuple | None, ways: WayAnswers | None = None
                     ) -> tuple[float, float]:
@@ -1075,7 +1075,7 @@ class Reader:
             local.watch, local.first_look = img, None
         cards, reported, aspect = self._read_photo(img, zoom, empty_looks)
         mirrored = False
-        if mirror and s.mirror_check and self.may_be_mirrored(img, self.first_look(img), self._first_ways(img)):
+        if mirror and s.mirror_check and self.may_be_mirrored(img, *self._first_look_of(img)):
             width = img.shape[1]
             f_cards, f_reported, f_aspect = self._read_photo(np.ascontiguousarray(img[:, ::-1]), zoom, empty_looks)
             if sum(c.confidence for c in f_cards) > sum(c.confidence for c in cards) + s.mirror_gain:
@@ -1188,12 +1188,6 @@ def mirrored_index(read: IndexRead, width: int) -> IndexRead:
     up = None if read.up is None else np.array([-read.up[0], read.up[1]], np.float32)
     return replace(read, box=mirrored_box(read.box, width), up=up)
 
-
-def mirrored_boxes(boxes: np.ndarray, width: int) -> np.ndarray:
-    """:func:`mirrored_box` of each row of ``boxes`` (N, 4)."""
-    out = np.array(boxes, np.float32).reshape(-1, 4).copy()
-    out[:, 0], out[:, 2] = width - boxes[:, 2], width - boxes[:, 0]
-    return out
 
 
 def shifted_boxes(boxes, share: float) -> list[np.ndarray]:
