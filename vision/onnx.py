@@ -70,6 +70,16 @@ def letterbox(img: np.ndarray, size: int, fit: int | None = None, stride: int | 
     return out, k, (left, top)
 
 
+def to_input(boxed: np.ndarray) -> np.ndarray:
+    """A letterboxed BGR uint8 image -> the detector's input: RGB, 0-1 float32, NCHW (1, 3, H,
+    W). The very numbers of ``boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) /
+    255``, with the channels laid out in uint8 first and the division in place: about 7x
+    less time for a 640x640 photo than converting the strided view (``benchmarks/fast_paths.py``)."""
+    x = np.ascontiguousarray(boxed.transpose(2, 0, 1)[::-1]).astype(np.float32)
+    x /= 255
+    return x[None]
+
+
 def unturn_boxes(boxes: np.ndarray, turn: int, width: int, height: int) -> np.ndarray:
     """Boxes (x1, y1, x2, y2) found in a photo turned ``turn`` quarter turns anticlockwise
     (``np.rot90(img, turn)``), given back in the photo's own coordinates (``width`` x ``height``)."""
@@ -169,7 +179,7 @@ class IndexDetector:
         fit = round(self.imgsz * scale)
         size = max(self.STRIDE, -(-fit // self.STRIDE) * self.STRIDE) if self.dynamic else self.imgsz
         boxed, k, pad = letterbox(img, size, fit, self.STRIDE if self.rect else None)
-        return boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255, k, pad
+        return to_input(boxed), k, pad
 
     def _candidates(self, img: np.ndarray, conf: float, scale: float, turn: int = 0) -> tuple[np.ndarray, np.ndarray]:
         turn = int(turn) % 4  # a turn given as 1.0 (a setting typed as numbers) too

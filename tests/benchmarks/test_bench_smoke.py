@@ -1273,3 +1273,23 @@ def test_mirror_check_outcome_counts_each_photo_each_way():
     # a gain the flipped photo's read cannot pass: caught by the odds, but kept as read
     strict = module.outcome(records, least=0.2, ask=0.0, gain=0.5)
     assert strict["caught"] == 0 and (strict["missed_mirrored"], strict["wrong_mirrored"]) == (1, 1)
+
+
+def test_fast_paths_read_the_fixture_photos_alike_both_ways(tmp_path):
+    module = script("fast_paths")
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
+    out = tmp_path / "fast.json"
+    assert module.main(["--photos", str(fixtures), "--n", "2", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["photos"] == 2 and figures["readings_differing"] == 0 and figures["cards_read"] > 0
+    assert figures["normalise_8_crops"]["same_numbers"] and figures["to_input_640"]["same_numbers"]
+
+
+def test_fast_paths_patch_the_replaced_code_in_and_back():
+    module = script("fast_paths")
+    import vision.onnx
+
+    fast = vision.onnx.normalise, vision.onnx.to_input
+    with module.slow_paths():
+        assert (vision.onnx.normalise, vision.onnx.to_input) == (module.normalise_before, module.to_input_before)
+    assert (vision.onnx.normalise, vision.onnx.to_input) == fast

@@ -2,10 +2,11 @@
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.crops import CROP, crop_square, half_turn_likeness, normalise, to_grey
+from vision.crops import CROP, crop_square, half_turn_likeness, normalise, percentiles, to_grey
 
 
 def _photo():
@@ -91,3 +92,52 @@ def test_cos_sin_degrees_turns_a_way_up_readers_vectors_into_angles():
     s = np.sqrt(0.5)
     out = cos_sin_degrees([[1, 0], [0, 1], [-1, 0], [0, -1], [s, s], [2, 2]])  # lengths do not matter
     assert out.dtype == np.float32 and np.allclose(out, [0, 90, 180, -90, 45, 45], atol=1e-4)
+
+
+def _normalise_by_numpy(patches: np.ndarray) -> np.ndarray:
+    """The reference: normalise with np.percentile itself (the code before session 59)."""
+    x = patches.astype(np.float32)
+    if x.ndim == 3:
+        x = x[..., None]
+    lo = np.percentile(x, 2, axis=(1, 2, 3), keepdims=True)
+    hi = np.percentile(x, 98, axis=(1, 2, 3), keepdims=True)
+    x = (x - lo) / np.maximum(hi - lo, 16.0)
+    return np.ascontiguousarray(np.clip(x, 0, 1).transpose(0, 3, 1, 2)) * 2 - 1
+
+
+@pytest.mark.parametrize("m", [32 * 32 * 3, 32 * 32, 48 * 48, 64 * 64 * 3, 2, 10, 101])
+@pytest.mark.parametrize("q", [2, 98])
+def test_percentiles_are_numpys_for_every_pair_of_byte_values(m, q):
+    # A percentile of bytes is two order statistics weighed: every pair of them (lower <= upper)
+    # at the spot q names, in rows of the reader's crop sizes, gives NumPy's very float32.
+    v = (m - 1) * q / 100
+    i = int(np.floor(v))
+    a, b = np.triu_indices(256)  # a <= b
+    rows = np.zeros((len(a), m), np.uint8)
+    rows[:, i] = a
+    if i + 1 < m:
+        rows[:, i + 1] = b
+        rows[:, i + 2:] = 255
+    got = percentiles(rows, (q,))[0]
+    want = np.percentile(rows.astype(np.float32), q, axis=1)
+    assert got.dtype == want.dtype == np.float32
+    assert np.array_equal(got, want)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 9), st.sampled_from([1, 5, 16, 32, 48]),
+       st.sampled_from([None, 3]), st.booleans())
+def test_normalise_gives_numpys_numbers(seed, n, side, channels, as_float):
+    rng = np.random.default_rng(seed)
+    shape = (n, side, side) if channels is None else (n, side, side, channels)
+    patches = rng.integers(0, 256, shape, dtype=np.uint8)
+    if as_float:  # any real dtype: partitioned as float32
+        patches = (patches + rng.random(shape)).astype(np.float32)
+    got, want = normalise(patches), _normalise_by_numpy(patches)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want)
+
+
+def test_normalise_of_no_patches_is_empty():
+    assert normalise(np.zeros((0, CROP, CROP, 3), np.uint8)).shape == (0, 3, CROP, CROP)
+    assert normalise(np.zeros((0, CROP, CROP), np.uint8)).shape == (0, 1, CROP, CROP)

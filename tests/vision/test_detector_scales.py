@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.onnx import IndexDetector, fuse_boxes, letterbox, unturn_boxes
+from vision.onnx import IndexDetector, fuse_boxes, letterbox, to_input, unturn_boxes
 
 
 class _FakeInput:
@@ -224,3 +224,15 @@ def test_the_reader_settings_name_a_bad_vote_or_member_count():
         Settings(det_vote="most")
     with pytest.raises(ValueError, match="det_members"):
         Settings(det_members=-1)
+
+
+@pytest.mark.parametrize("shape", [(640, 640, 3), (384, 640, 3), (33, 7, 3)])
+def test_the_detector_input_is_rgb_nchw_in_0_1_to_the_last_bit(shape):
+    rng = np.random.default_rng(len(shape) + shape[0])
+    boxed = rng.integers(0, 256, shape, dtype=np.uint8)
+    boxed[0, 0] = (10, 20, 30)  # B, G, R
+    x = to_input(boxed)
+    want = boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255  # the plain way
+    assert x.shape == (1, 3, shape[0], shape[1]) and x.dtype == np.float32 and x.flags.c_contiguous
+    assert np.array_equal(x, want)
+    assert np.array_equal(x[0, :, 0, 0], np.float32([30, 20, 10]) / 255)  # R first
