@@ -441,6 +441,10 @@ class Settings:
     # mended fewer (synth2 183, 190 wrong); on 500 other photos (pairs28: 300 of every kind,
     # 200 showdowns) pair_each 0.02-0.2, pair_share 0.3-0.6, pair_cos -0.3 to -0.9 and
     # pair_along 1-6.5 or 2-4.5 and pair_across -1-5 or 0.5-3.5 made at most 3 cards' difference.
+    # Session 59, with that session's networks (models/weights/pair-each-session59.json; 300
+    # photos each of synth2, synth4, showdown23, unseen25 and held20): pair_each 0.1 / 0.05 /
+    # 0.02 / 0.005 at pair_share 0.5, cards missed / wrong 1,092 / 259, 1,090 / 262, 1,089 /
+    # 260, 1,094 / 256 of 10,728 (share 0.4: within 3 more wrong): within the noise; kept.
     pair_share: float = 0.5
     # With ``pair_weak`` above 0, an index read with less than ``min_index`` but at least this
     # is kept to be read with its card's other index (of its own code too), and dropped unless
