@@ -577,7 +577,18 @@ class Settings:
     # and flipped): at least 0.3, ask 0, cards missed / wrong as they are 684 / 165 with the
     # check as without (least 0.2: 685 / 168), flipped 5,427 / 1,479 without, 1,007 / 203 with;
     # time 1.03-1.09x by set, 1.038x the median on 200 real-dev photos.
+    # ``mirror_strong`` (session 59): only the boxes that read as an index at this confidence or
+    # more one way or the other (as they lie or mirrored) count in the means; the detector's
+    # weak boxes (a pip, a face card's picture, the table) read about as weakly either way and
+    # only drew the two means together. Chosen on session 58's 1,000 photos as they are and
+    # flipped (models/weights/mirror-check-session59.json; the means over every box, 0: 720 of
+    # 925 mirrored photos caught, flipped 1,007 / 203 missed / wrong): 0.3-0.5 all caught
+    # 825-832, 0.4 832, flipped 749 / 189, as they are 684 / 165 either way, 35 photos read
+    # twice (32). Checked on the next 200 photos of each set (100 of held20's; mirror-check-
+    # fresh-session59.json): flipped 1,126 / 249 -> 866 / 225, caught 654 -> 750, as they are
+    # 788 / 204 -> 787 / 204.
     mirror_check: bool = True
+    mirror_strong: float = 0.4
     mirror_least: float = 0.3
     mirror_ask: float = 0.0
     mirror_gain: float = 0.0
@@ -1026,9 +1037,16 @@ class Reader:
         turned upright and then flipped is the flipped crop turned upright by the mirrored
         angle), read once by the classifier alone at the training margin; the mean over the
         boxes of sqrt(detector score x the likeliest code's probability), as an index's
-        confidence is taken. (0, 0) for no boxes."""
+        confidence is taken, over the boxes that read ``mirror_strong`` or more one way or the
+        other (Settings.mirror_strong). (0, 0) for no such boxes."""
+        return mirror_means(*self.mirror_confidences(img, found, ways), self.settings.mirror_strong)
+
+    def mirror_confidences(self, img: np.ndarray, found: tuple | None, ways: WayAnswers | None = None
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`mirror_odds`' figures box by box: each box's confidence as it lies and
+        mirrored (two empty arrays for no boxes)."""
         if found is None or len(found[0]) == 0:
-            return 0.0, 0.0
+            return np.zeros(0), np.zeros(0)
         boxes, scores, _ = found
         n = len(boxes)
         if ways is not None and len(ways.crops) == n:
@@ -1041,7 +1059,7 @@ class Reader:
         crops = np.concatenate([crops, np.ascontiguousarray(crops[:, :, ::-1])])
         top = self._classify_as_is(crops, 1)[:, :NONE_CLASS].max(1)
         conf = np.sqrt(np.tile(np.asarray(scores, np.float64), 2) * top)
-        return float(conf[:n].mean()), float(conf[n:].mean())
+        return conf[:n], conf[n:]
 
     def may_be_mirrored(self, img: np.ndarray, found: tuple | None, ways: WayAnswers | None = None) -> bool:
         """Whether ``img`` may be a mirrored photo, by the detector's boxes in it
@@ -1178,6 +1196,16 @@ def _remember_first_look(reader: Reader, img: np.ndarray, found: tuple, ways: Wa
     local = getattr(reader, "_local", None)
     if local is not None and getattr(local, "watch", None) is img and getattr(local, "first_look", None) is None:
         local.first_look = (img, found, ways)
+
+
+def mirror_means(as_is: np.ndarray, mirrored: np.ndarray, strong: float = 0.0) -> tuple[float, float]:
+    """The means of boxes' confidences as they lie and mirrored (:meth:`Reader.mirror_odds`)
+    over the boxes whose larger one is ``strong`` or more; (0, 0) for none."""
+    as_is, mirrored = np.asarray(as_is, np.float64), np.asarray(mirrored, np.float64)
+    keep = np.maximum(as_is, mirrored) >= strong
+    if not keep.any():
+        return 0.0, 0.0
+    return float(as_is[keep].mean()), float(mirrored[keep].mean())
 
 
 def mirrored_box(box, width: int) -> tuple[float, float, float, float]:

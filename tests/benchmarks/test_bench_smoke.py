@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -1275,6 +1276,30 @@ def test_mirror_check_outcome_counts_each_photo_each_way():
     assert strict["caught"] == 0 and (strict["missed_mirrored"], strict["wrong_mirrored"]) == (1, 1)
 
 
+
+def test_mirror_check_outcome_leaves_out_weak_boxes_at_strong():
+    module = script("mirror_check")
+
+    def read(codes, total, boxes):
+        b = np.array(boxes, float)
+        return {"codes": codes, "sum": total, "odds": [b[:, 0].mean(), b[:, 1].mean()], "boxes": boxes,
+                "read_ms": 100.0, "odds_ms": 10.0}
+
+    # flipped, the one real index reads surer mirrored, but three weak boxes (pips) pull the means
+    # apart the other way: caught only when the weak boxes are left out
+    weak = [[0.35, 0.1]] * 3
+    records = [{"truth": ["2H"], "as_is": read(["2H"], 0.95, [[0.9, 0.5], *weak]),
+                "flipped": read(["5H"], 0.7, [[0.5, 0.9], *weak])}]
+    plain = module.outcome(records, least=0.3, ask=0.0, gain=0.0)
+    assert plain["caught"] == 0 and plain["missed_mirrored"] == 1
+    strong = module.outcome(records, least=0.3, ask=0.0, gain=0.0, strong=0.4)
+    assert strong["caught"] == 1 and (strong["missed_mirrored"], strong["wrong_mirrored"]) == (0, 0)
+    assert strong["asked"] == plain["asked"] == 0  # the photo as it is: surer as it lies either way
+    # a record of the first form (no boxes) keeps its recorded means
+    old = [{k: ({kk: vv for kk, vv in v.items() if kk != "boxes"} if isinstance(v, dict) else v)
+            for k, v in records[0].items()}]
+    assert module.outcome(old, least=0.3, ask=0.0, gain=0.0, strong=0.4)["caught"] == 0
+
 def test_fast_paths_read_the_fixture_photos_alike_both_ways(tmp_path):
     module = script("fast_paths")
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
@@ -1293,3 +1318,23 @@ def test_fast_paths_patch_the_replaced_code_in_and_back():
     with module.slow_paths():
         assert (vision.onnx.normalise, vision.onnx.to_input) == (module.normalise_before, module.to_input_before)
     assert (vision.onnx.normalise, vision.onnx.to_input) == fast
+
+
+def test_mirror_check_outcomes_again_from_saved_records(tmp_path):
+    module = script("mirror_check")
+
+    def read(codes, total, boxes):
+        return {"codes": codes, "sum": total, "odds": [0.0, 0.0], "boxes": boxes, "read_ms": 100.0, "odds_ms": 10.0}
+
+    flipped = {"truth": ["2H"], "as_is": read(["2H"], 0.95, [[0.9, 0.5], *[[0.35, 0.1]] * 3]),
+               "flipped": read(["5H"], 0.7, [[0.5, 0.9], *[[0.35, 0.1]] * 3])}
+    saved = tmp_path / "records.json"
+    saved.write_text(json.dumps({"weights": "shipped", "sets": {"a": {"records": [flipped]}, "b": {"records": [flipped]}}}))
+    out = tmp_path / "again.json"
+    module.main(["--from-records", str(saved), "--least", "0.3", "--ask", "0", "--strong", "0.4", "--json", str(out)])
+    sets = json.loads(out.read_text())["sets"]
+    assert set(sets) == {"a", "b", "all"}
+    assert sets["all"]["by_value"]["least 0.3 ask 0.0 gain 0.0 strong 0.4"]["caught"] == 2
+    assert "records" not in sets["a"]
+    with pytest.raises(SystemExit):  # reads from photos or from records, not both
+        module.main(["--from-records", str(saved), "--data", str(tmp_path)])

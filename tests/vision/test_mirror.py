@@ -15,7 +15,7 @@ import pytest
 
 from vision import Reader, StableReader
 from vision.evaluate import iou, load_truth
-from vision.reader import Settings, mirrored_box, mirrored_index
+from vision.reader import Settings, mirror_means, mirrored_box, mirrored_index
 from vision.types import CardRead, Reading
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
@@ -122,3 +122,24 @@ def test_the_live_video_does_not_check(tmp_path):
     for _ in range(5):
         stable.update(np.zeros((8, 8, 3), np.uint8))
     assert False in asked and True not in asked
+
+
+def test_mirror_means_leave_out_the_boxes_weak_both_ways():
+    as_is = np.array([0.9, 0.1, 0.2, 0.35])
+    mirrored = np.array([0.5, 0.15, 0.1, 0.45])
+    assert mirror_means(as_is, mirrored) == pytest.approx((0.3875, 0.3))  # every box
+    # at 0.4 the two weak boxes (0.1 / 0.15, 0.2 / 0.1) are left out; 0.35 / 0.45 counts (its mirrored read)
+    assert mirror_means(as_is, mirrored, 0.4) == pytest.approx((0.625, 0.475))
+    assert mirror_means(as_is, mirrored, 0.95) == (0.0, 0.0)  # none left: as for no box
+    assert mirror_means(np.zeros(0), np.zeros(0)) == (0.0, 0.0)
+
+
+def test_mirror_odds_are_the_means_of_the_box_confidences(reader):
+    (two,) = [t for t in load_truth(FIXTURES) if t.image.name.startswith("phone_IMG_date__IMG_20220921_193944")]
+    img = _flipped(cv2.imread(str(two.image)))
+    reader.read(img, mirror=False)
+    found, ways = reader._first_look_of(img)
+    as_is, mirrored = reader.mirror_confidences(img, found, ways)
+    assert len(as_is) == len(mirrored) == len(found[0])
+    assert reader.mirror_odds(img, found, ways) == pytest.approx(
+        mirror_means(as_is, mirrored, reader.settings.mirror_strong))
