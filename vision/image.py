@@ -206,15 +206,17 @@ def is_grey(img: np.ndarray) -> bool:
     webcam), saved as colour or not. Its pixels' channels are equal there up to JPEG's rounding
     (a grey photo's chroma is flat, so JPEG adds none); a colour photo has coloured things or at
     least a sensor's noise, which differs from channel to channel. Judged on every fourth pixel
-    of every fourth row (about 2 ms a 640-pixel photo).
+    of every fourth row (about 0.6 ms a 640-pixel photo: each pixel's spread from the three
+    channels' bytes taken apart, not a reduction over a strided int16 copy, 2.8 ms, session 59).
 
     On synthetic validation photos (800 of synth2's and 800 of synth4's) it found the 86 the
     generator had made black and white (their channels equal to the last pixel after JPEG) and
     2 colour photos with next to no colour in them (25 or fewer coloured pixels in 25,600)."""
     if img.ndim == 2 or img.shape[2] == 1:
         return True
-    px = img[::4, ::4, :3].astype(np.int16)
-    spread = px.max(2) - px.min(2)
+    px = np.ascontiguousarray(img[::4, ::4, :3])
+    b, g, r = px[..., 0], px[..., 1], px[..., 2]
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # uint8: max >= min
     return bool((spread > GREY_SPREAD).mean() < GREY_SHARE)
 
 

@@ -1308,16 +1308,21 @@ def test_fast_paths_read_the_fixture_photos_alike_both_ways(tmp_path):
     figures = json.loads(out.read_text())
     assert figures["photos"] == 2 and figures["readings_differing"] == 0 and figures["cards_read"] > 0
     assert figures["normalise_8_crops"]["same_numbers"] and figures["to_input_640"]["same_numbers"]
+    assert figures["is_grey_640"]["same_numbers"]
 
 
 def test_fast_paths_patch_the_replaced_code_in_and_back():
     module = script("fast_paths")
     import vision.onnx
+    import vision.reader
 
-    fast = vision.onnx.normalise, vision.onnx.to_input
+    def now():
+        return vision.onnx.normalise, vision.onnx.to_input, vision.reader.is_grey
+
+    fast = now()
     with module.slow_paths():
-        assert (vision.onnx.normalise, vision.onnx.to_input) == (module.normalise_before, module.to_input_before)
-    assert (vision.onnx.normalise, vision.onnx.to_input) == fast
+        assert now() == (module.normalise_before, module.to_input_before, module.is_grey_before)
+    assert now() == fast
 
 
 def test_mirror_check_outcomes_again_from_saved_records(tmp_path):

@@ -6,8 +6,10 @@ import zlib
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from vision.image import image_files, is_grey, load_image, stretch
+from vision.image import GREY_SHARE, GREY_SPREAD, image_files, is_grey, load_image, stretch
 from vision.types import ImageError
 
 
@@ -177,3 +179,16 @@ def test_an_array_of_any_common_pixel_type_is_made_8_bit_as_it_looks(pixels, dty
 def test_an_array_whose_pixels_are_not_an_image_s_is_named(img, needle):
     with pytest.raises(ImageError, match=needle):
         load_image(img)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 90), st.integers(1, 90), st.integers(0, 40), st.sampled_from([3, 4]))
+def test_is_grey_is_its_definition_by_channel_spread(seed, h, w, colour, channels):
+    # Every fourth pixel of every fourth row: colour where its channels spread more than
+    # GREY_SPREAD; grey when fewer than GREY_SHARE of them do (the plain int16 reduction).
+    rng = np.random.default_rng(seed)
+    img = np.repeat(rng.integers(0, 256, (h, w, 1), dtype=np.uint8), channels, axis=2)
+    img[..., :3] = np.clip(img[..., :3].astype(int) + rng.integers(-colour, colour + 1, (h, w, 3)), 0, 255)
+    px = img[::4, ::4, :3].astype(np.int16)
+    want = bool(((px.max(2) - px.min(2)) > GREY_SPREAD).mean() < GREY_SHARE)
+    assert is_grey(img) == want
