@@ -22,7 +22,15 @@ side-by-side timing of the whole reader is ``reader_speed.py`` with ``reader.jso
 ``{"mirror_check": false}`` in one folder.
 
     python benchmarks/mirror_check.py --data data/synth2 --data data/showdown23 \\
-        [--photos 200] [--least 0.2] [--ask 0.05] [--gain 0] [--json OUT]
+        [--photos 200] [--skip 0] [--least 0.2] [--ask 0.05] [--gain 0] [--strong 0.4] \\
+        [--records] [--json OUT]
+    python benchmarks/mirror_check.py --from-records OUT [--least ...] [--strong ...] [--json OUT2]
+
+``--strong`` (``mirror_strong``): the odds over the boxes read that surely as they lie or
+mirrored (each box's two confidences are recorded). ``--records`` keeps each photo's reads in
+the JSON, so that ``--from-records`` gives the outcomes at other values without reading again.
+``--skip N`` reads each set's photos after its first N: fresh photos to check a choice on.
+With several sets, the outcomes are also summed over them (``all``).
 
 Diagnosis of real photos (``--data ../shared/real-dev``, validation only) reads them as they
 are and flipped the same way; choose ``mirror_gain`` on synthetic photos.
