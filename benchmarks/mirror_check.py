@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.read_errors import truths_of  # noqa: E402
-from vision.reader import Reader, mirror_means  # noqa: E402
+from vision.reader import Reader, asks_mirror, mirror_means  # noqa: E402
 
 ASKS = (0.0, 0.05, 0.1, 0.2)
 LEASTS = (0.1, 0.2, 0.3)
@@ -68,7 +68,7 @@ def photo_record(reader: Reader, img: np.ndarray) -> dict:
     t2 = time.perf_counter()
     as_is, mirrored = reader.mirror_confidences(img, found, ways)
     t3 = time.perf_counter()
-    odds = [float(as_is.mean()), float(mirrored.mean())] if len(as_is) else [0.0, 0.0]
+    odds = mirror_means(as_is, mirrored)  # every box (mirror_strong 0)
     return {"codes": sorted(reading.codes()), "sum": sum(c.confidence for c in reading.cards),
             "odds": [round(v, 4) for v in odds],
             "boxes": [[round(float(a), 4), round(float(m), 4)] for a, m in zip(as_is, mirrored, strict=True)],
@@ -93,8 +93,7 @@ def outcome(records: list[dict], least: float, ask: float, gain: float, strong: 
     for r in records:
         truth, p, f = set(r["truth"]), r["as_is"], r["flipped"]
         p_odds, f_odds = odds_of(p, strong), odds_of(f, strong)
-        ask_p = p_odds[1] >= least and p_odds[1] > p_odds[0] - ask
-        ask_f = f_odds[1] >= least and f_odds[1] > f_odds[0] - ask
+        ask_p, ask_f = asks_mirror(p_odds, least, ask), asks_mirror(f_odds, least, ask)
         turn_p = ask_p and f["sum"] > p["sum"] + gain
         turn_f = ask_f and p["sum"] > f["sum"] + gain
         codes_p = set(f["codes"] if turn_p else p["codes"])

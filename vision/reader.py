@@ -824,14 +824,12 @@ class Reader:
         return cards
 
     def _read_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool = False,
-                 turns: tuple[int, ...] | None = None, found: tuple | None = None) -> list[IndexRead]:
-        """The indices read in ``img`` at detector ``scales`` and ``turns``; ``found``: the
-        detector's answer given (boxes, scores, the row from which boxes are only a later turn's),
-        the detector not asked."""
+                 turns: tuple[int, ...] | None = None) -> list[IndexRead]:
+        """The indices read in ``img`` at detector ``scales`` and ``turns``; the first look's
+        (``det_scales``, ``det_turns``) detector answer is kept for :meth:`first_look`."""
         turns = self.settings.det_turns if turns is None else turns
-        first = found is None and scales == self.settings.det_scales and turns == self.settings.det_turns
-        if found is None:
-            found = self._find(img, scales, turns)
+        first = scales == self.settings.det_scales and turns == self.settings.det_turns
+        found = self._find(img, scales, turns)
         boxes, scores, added = found
         if len(boxes) == 0:
             if first:
@@ -1064,9 +1062,7 @@ class Reader:
     def may_be_mirrored(self, img: np.ndarray, found: tuple | None, ways: WayAnswers | None = None) -> bool:
         """Whether ``img`` may be a mirrored photo, by the detector's boxes in it
         (Settings.mirror_least, mirror_ask): then :meth:`read` reads it flipped too."""
-        as_is, mirrored = self.mirror_odds(img, found, ways)
-        s = self.settings
-        return mirrored >= s.mirror_least and mirrored > as_is - s.mirror_ask
+        return asks_mirror(self.mirror_odds(img, found, ways), self.settings.mirror_least, self.settings.mirror_ask)
 
     def read(self, image, zoom: bool = True, aspect: float | None = None,
              empty_looks: bool = True, mirror: bool = True) -> Reading:
@@ -1208,6 +1204,13 @@ def mirror_means(as_is: np.ndarray, mirrored: np.ndarray, strong: float = 0.0) -
     return float(as_is[keep].mean()), float(mirrored[keep].mean())
 
 
+def asks_mirror(odds: tuple[float, float], least: float, ask: float) -> bool:
+    """Whether odds (as they lie, mirrored: :meth:`Reader.mirror_odds`) ask for the photo to be
+    read flipped too: mirrored ``least`` or more and within ``ask`` of as they lie."""
+    as_is, mirrored = odds
+    return mirrored >= least and mirrored > as_is - ask
+
+
 def mirrored_box(box, width: int) -> tuple[float, float, float, float]:
     """``box`` (x1 y1 x2 y2) where it lies in its photo, ``width`` pixels wide, flipped left-right."""
     x1, y1, x2, y2 = (float(v) for v in box)
@@ -1219,7 +1222,6 @@ def mirrored_index(read: IndexRead, width: int) -> IndexRead:
     and the way it faces flipped back (its grey patch is left as it was read)."""
     up = None if read.up is None else np.array([-read.up[0], read.up[1]], np.float32)
     return replace(read, box=mirrored_box(read.box, width), up=up)
-
 
 
 def shifted_boxes(boxes, share: float) -> list[np.ndarray]:

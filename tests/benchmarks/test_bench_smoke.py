@@ -1300,6 +1300,7 @@ def test_mirror_check_outcome_leaves_out_weak_boxes_at_strong():
             for k, v in records[0].items()}]
     assert module.outcome(old, least=0.3, ask=0.0, gain=0.0, strong=0.4)["caught"] == 0
 
+
 def test_fast_paths_read_the_fixture_photos_alike_both_ways(tmp_path):
     module = script("fast_paths")
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"

@@ -15,7 +15,7 @@ import pytest
 
 from vision import Reader, StableReader
 from vision.evaluate import iou, load_truth
-from vision.reader import Settings, mirror_means, mirrored_box, mirrored_index
+from vision.reader import Settings, asks_mirror, mirror_means, mirrored_box, mirrored_index
 from vision.types import CardRead, Reading
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
@@ -143,3 +143,10 @@ def test_mirror_odds_are_the_means_of_the_box_confidences(reader):
     assert len(as_is) == len(mirrored) == len(found[0])
     assert reader.mirror_odds(img, found, ways) == pytest.approx(
         mirror_means(as_is, mirrored, reader.settings.mirror_strong))
+
+
+def test_the_odds_ask_for_a_flipped_read_at_least_and_within_ask():
+    assert asks_mirror((0.5, 0.6), least=0.3, ask=0.0)
+    assert not asks_mirror((0.6, 0.6), least=0.3, ask=0.0)  # no surer mirrored: not asked
+    assert asks_mirror((0.6, 0.58), least=0.3, ask=0.05)  # within ask of as they lie
+    assert not asks_mirror((0.1, 0.25), least=0.3, ask=0.0)  # weak either way: not asked
