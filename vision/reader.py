@@ -14,6 +14,7 @@ in the other suit of its colour), flagged, or dropped. So is one nearer that fac
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import json
@@ -592,6 +593,25 @@ class Settings:
     mirror_least: float = 0.3
     mirror_ask: float = 0.0
     mirror_gain: float = 0.0
+    # A photo that reads no card at all, after its looks and the mirror check (a card held up to
+    # a webcam whose index the detector finds only weakly): ``empty_min_card`` above 0 reads it
+    # once more with the bars lowered, the detector's to ``empty_det_conf`` and the cards' (and
+    # their indices') to ``empty_min_card``, and reports the surest card so read, alone and
+    # flagged uncertain (the app asks the player to check it), rather than nothing. 0: off.
+    # Costs only photos that read nothing; the live video skips it (Reader.read's empty_looks),
+    # so that an empty table makes no guesses. Measured in session 60 (benchmarks/empty_guess.py,
+    # models/weights/empty-guess-session60.json: 800 validation photos of single60, one card
+    # held up, and every validation photo of held20, synth2, synth4, showdown23 and unseen25,
+    # 2,700 photos, 14,655 cards, 367 of the photos reading none), det 0.05, cards missed /
+    # wrong off 1,513 / 386; at 0.3, 0.4, 0.5, 0.6: 1,490 / 447, 1,494 / 425, 1,498 / 411,
+    # 1,507 / 393 (the guesses 23 right for 61 wrong ... 6 for 7): missed + 2.5 x wrong worse at
+    # every value, on every set but showdown23 (one card either way); on single60 alone 42 / 17
+    # off, 38 / 19 at 0.6. The wrong guesses, by eye: a held-up card misread (8C as 6C, AS as
+    # AC, JS as JC), a table's printed text read as an index. 200 photos of no card: no guess
+    # at any value, and a guess took about as long as their read (438 v 433 ms). Off. (Real-dev, the
+    # diagnosis that prompted it: at 0.3 two held-up cards read right, KH and QH, and a 5C as 2D.)
+    empty_min_card: float = 0.0
+    empty_det_conf: float = 0.05
 
     def __post_init__(self) -> None:
         if self.det_vote not in VOTES:
@@ -605,6 +625,10 @@ class Settings:
         if not 0 <= self.cls_first <= 1:
             raise ValueError(f"cls_first must be from 0 (an even mean) to 1 (the first classifier alone), "
                              f"not {self.cls_first!r}")
+        if not 0 <= self.empty_min_card <= 1:
+            raise ValueError(f"empty_min_card must be a confidence from 0 (off) to 1, not {self.empty_min_card!r}")
+        if not 0 < self.empty_det_conf <= 1:
+            raise ValueError(f"empty_det_conf must be a detector score above 0 up to 1, not {self.empty_det_conf!r}")
         if self.aspect_when_empty not in WHEN_EMPTY:
             raise ValueError(f"unknown aspect_when_empty {self.aspect_when_empty!r}: one of {', '.join(WHEN_EMPTY)}")
         if self.one_deck_rule not in ONE_DECK_RULES:  # a typo in reader.json named at once
@@ -1100,8 +1124,32 @@ class Reader:
                 mirrored, aspect = True, f_aspect
                 cards = [replace(c, boxes=tuple(mirrored_box(b, width) for b in c.boxes)) for c in f_cards]
                 reported = [mirrored_index(ix, width) for ix in f_reported]
+        if not cards and empty_looks and s.empty_min_card > 0:
+            cards, reported, aspect = self.guess(img, zoom)
         ms = (time.perf_counter() - t0) * 1000
         return Reading(tuple(cards), ms, img.shape[1], img.shape[0], tuple(reported), aspect, mirrored)
+
+    def guess(self, img: np.ndarray, zoom: bool = True) -> tuple[list[CardRead], list[IndexRead], float]:
+        """The surest card in ``img`` read with the bars lowered (Settings.empty_min_card,
+        empty_det_conf; the looks as :meth:`read` takes them), flagged uncertain, with its
+        indices as reported and the aspect it was read at; none where even so none reads."""
+        cards, reported, aspect = self._guesser()._read_photo(img, zoom, True)
+        if not cards:
+            return [], [], 1.0
+        best = max(cards, key=lambda c: c.confidence)
+        return ([replace(best, uncertain=True)], [r for r in reported if r.box in best.boxes], aspect)
+
+    def _guesser(self) -> Reader:
+        """This reader with the bars of :meth:`guess` (its networks shared, not loaded again)."""
+        s = self.settings
+        low = replace(s, det_conf=min(s.det_conf, s.empty_det_conf), min_card=min(s.min_card, s.empty_min_card),
+                      min_index=min(s.min_index, s.empty_min_card), empty_min_card=0.0)
+        view = getattr(self, "_guess_view", None)
+        if view is None or view.settings != low:
+            view = copy.copy(self)
+            view.settings = low
+            self._guess_view = view
+        return view
 
     def _read_photo(self, img: np.ndarray, zoom: bool, empty_looks: bool
                     ) -> tuple[list[CardRead], list[IndexRead], float]:

@@ -1344,3 +1344,38 @@ def test_mirror_check_outcomes_again_from_saved_records(tmp_path):
     assert "records" not in sets["a"]
     with pytest.raises(SystemExit):  # reads from photos or from records, not both
         module.main(["--from-records", str(saved), "--data", str(tmp_path)])
+
+
+def test_empty_guess_outcome_adds_each_photos_guess_at_its_value():
+    module = script("empty_guess")
+    records = [
+        {"truth": ["2H", "3C"], "codes": ["2H"], "read_ms": 90.0},  # read: never guessed at
+        {"truth": ["KH"], "codes": [], "read_ms": 300.0, "guess_ms": 310.0,
+         "guesses": {"min 0.3 det 0.05": ["KH", 0.43], "min 0.5 det 0.05": None}},
+        {"truth": ["5C"], "codes": [], "read_ms": 300.0, "guess_ms": 290.0,
+         "guesses": {"min 0.3 det 0.05": ["2D", 0.31], "min 0.5 det 0.05": None}},
+        {"truth": [], "codes": [], "read_ms": 280.0, "guess_ms": 300.0,  # a photo of no card
+         "guesses": {"min 0.3 det 0.05": None, "min 0.5 det 0.05": None}},
+    ]
+    assert module.outcome(records, None) == {"missed": 3, "wrong": 0, "added_right": 0, "added_wrong": 0,
+                                             "cost": 3.0}
+    low = module.outcome(records, "min 0.3 det 0.05")
+    assert (low["missed"], low["wrong"], low["added_right"], low["added_wrong"]) == (2, 1, 1, 1)
+    assert low["cost"] == 2 + 2.5
+    assert module.outcome(records, "min 0.5 det 0.05")["missed"] == 3
+    out = module.summarise(records, ["min 0.3 det 0.05"])
+    assert out["photos"] == 4 and out["cards"] == 4 and out["guessed"] == 3
+    assert out["guess_ms_mean"] == pytest.approx(300.0)
+
+
+def test_empty_guess_guessers_share_the_readers_networks_at_each_value():
+    from vision.reader import Reader, Settings
+
+    module = script("empty_guess")
+    reader = Reader.__new__(Reader)
+    reader.detector, reader.settings = object(), Settings()
+    views = module.guessers(reader, (0.3, 0.5), (0.05, 0.1))
+    assert list(views) == ["min 0.3 det 0.05", "min 0.5 det 0.05", "min 0.3 det 0.1", "min 0.5 det 0.1"]
+    assert views["min 0.5 det 0.1"].settings.empty_min_card == 0.5
+    assert views["min 0.5 det 0.1"].settings.empty_det_conf == 0.1
+    assert all(v.detector is reader.detector for v in views.values()) and reader.settings == Settings()
