@@ -75,7 +75,8 @@ train() {
 
   local cls=${CLS:-1} extra=() k
   [ "$cls" = 0 ] && extra+=(--no-crops)
-  for k in ${KINDS//,/ }; do extra+=(--kind "$k"); done
+  local kinds=${KINDS:-}
+  for k in ${kinds//,/ }; do extra+=(--kind "$k"); done
   echo "== data set: $n photos, seed $seed, ${CROP:-32}-px crops, ${extra[*]} ($(left) s left)"
   if [ -f "$data/data.yaml" ]; then echo "(the data set of an earlier call on this warm machine)"; else
     python3 -m cli.main dataset --out "$data" --n "$n" --seed "$seed" --crop "${CROP:-32}" --workers "$(nproc)" \
