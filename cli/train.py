@@ -22,9 +22,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cls-swa", action="store_true",
                         help="stochastic weight averaging: the learning rate held at --cls-lr (after a short warm-up), "
                              "the weights of every epoch averaged (the last epoch's kept in classifier-last.pt)")
-    parser.add_argument("--cls-upright", action="store_true",
+    parser.add_argument("--cls-upright", dest="cls_upright", action="store_true", default=None,
                         help="a classifier of crops turned upright first (by the way each index faces, as the crops "
-                             "record it); the reader then turns its crops by the way-up reader's angle")
+                             "record it); the reader then turns its crops by the way-up reader's angle. Default: "
+                             "as the classifier --resume goes on from was trained (the shipped one: upright), "
+                             "else at any turn")
+    parser.add_argument("--cls-any-turn", dest="cls_upright", action="store_false",
+                        help="a classifier of crops at any turn, even going on from an upright one")
     parser.add_argument("--cls-grow", action="store_true",
                         help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
                              "weights; they start as no change, so it first reads as before")
