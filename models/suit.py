@@ -265,9 +265,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", type=Path, metavar="PT", help="go on from this suit.pt (e.g. the shipped one)")
     parser.add_argument("--init", type=Path, metavar="PT",
                         help="start from another suit reader's weights (e.g. the shipped suit.pt for --suits SHDC)")
-    parser.add_argument("--upright", action="store_true",
+    parser.add_argument("--upright", dest="upright", action="store_true", default=None,
                         help="a reader of crops turned upright first (from crops that record their way up: "
-                             "datasets.index_crops)")
+                             "datasets.index_crops). Default: as the --resume reader was trained (the shipped "
+                             "ones: upright), else at any turn")
+    parser.add_argument("--any-turn", dest="upright", action="store_false",
+                        help="a reader of crops at any turn, even going on from an upright one")
     args = parser.parse_args(argv)
     for flag in ("resume", "init"):
         path = getattr(args, flag)
@@ -275,8 +278,13 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"--{flag}: no {path}")
     if args.resume and args.init:
         parser.error("--resume and --init: one or the other")
+    upright = args.upright
+    if upright is None:  # going on, the reader keeps its kind unasked
+        from models.train import was_upright
+
+        upright = args.resume is not None and was_upright(args.resume)
     train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume,
-          suits=args.suits, init=args.init, upright=args.upright)
+          suits=args.suits, init=args.init, upright=upright)
 
 
 if __name__ == "__main__":

@@ -189,3 +189,21 @@ def test_an_upright_run_says_so_in_its_weights_metrics_and_onnx_and_export_keeps
     assert IndexClassifier(suit.export_weights(tmp_path / "out" / "suit.pt")).upright
     plain = suit.train([tmp_path / "crops"], tmp_path / "plain", minutes=0.1, epochs=1, batch=8, log=lambda *_: None)
     assert not plain["upright"] and not IndexClassifier(tmp_path / "plain" / "suit.onnx").upright
+
+
+@pytest.mark.parametrize(("saved", "flags", "trained"), [
+    (True, [], True),  # going on from an upright reader: upright, unasked
+    (False, [], False),
+    (True, ["--any-turn"], False),
+    (False, ["--upright"], True),
+])
+def test_going_on_keeps_the_readers_kind_unless_told(tmp_path, monkeypatch, saved, flags, trained):
+    import torch
+
+    torch.save({"model": {}, "history": [], "suits": "SC", "upright": saved}, tmp_path / "suit.pt")
+    seen = []
+    monkeypatch.setattr(suit, "train", lambda *a, **kw: seen.append(kw["upright"]))
+    suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1",
+               "--resume", str(tmp_path / "suit.pt"), *flags])
+    suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1", *flags])  # from scratch
+    assert seen == [trained, trained if flags else False]
