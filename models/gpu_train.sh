@@ -20,6 +20,9 @@
 # CLS=0 to train the detector alone (all cores feed it; no index crops written), KINDS a
 # comma-separated list of scene kinds, each as likely (default: every kind at its share),
 # WARMUP the detector's warm-up epochs (3, Ultralytics').
+# For a dry run on this CPU (tests/models/test_gpu_train.py): DEVICE=cpu, GPU_WHEELS=0 (the python
+# already holds ultralytics), GPU_DATA and GPU_RUNS (the data set's and Ultralytics' folders,
+# /tmp/synth-gpu and /tmp/runs), in a copy of the repository (training writes models/weights).
 # While the detector trains, its last epoch's weights are copied to $OUT every 30 s, so that a
 # call cut off at its limit still brings back what was trained.
 set -u
@@ -60,11 +63,13 @@ EOF
 
 train() {
   local t0=$SECONDS budget=${BUDGET:-520} n=${N:-12000} seed=${SEED:-3}
-  local out=${OUT:-/tmp/ginsight-out} data=/tmp/synth-gpu
+  local out=${OUT:-/tmp/ginsight-out} data=${GPU_DATA:-/tmp/synth-gpu} runs=${GPU_RUNS:-/tmp/runs}
   mkdir -p "$out"
   left() { echo $(( budget - (SECONDS - t0) )); }
   echo "== $(date -u +%FT%TZ) on $(nproc) cores; $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .gpu/whl/*.whl || return 1
+  if [ "${GPU_WHEELS:-1}" != 0 ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .gpu/whl/*.whl || return 1
+  fi
   export PYTHONPATH=/tmp/site:$here/.gpu/stub:$here PYTHONUNBUFFERED=1 GINSIGHT_CACHE=$here/.gpu YOLO_OFFLINE=1
   # The procedural decks draw with the machine's fonts: give it ours if it has none.
   find /usr/share/fonts -name '*.ttf' 2>/dev/null | grep -q . \
@@ -105,15 +110,15 @@ train() {
     cls_pid=$!
   fi
   ( while sleep 30; do
-      if [ -f /tmp/runs/detector/weights/last.pt ]; then
-        cp /tmp/runs/detector/weights/last.pt "$out/detector_last.pt.part" && mv "$out/detector_last.pt.part" "$out/detector_last.pt"
+      if [ -f "$runs"/detector/weights/last.pt ]; then
+        cp "$runs"/detector/weights/last.pt "$out/detector_last.pt.part" && mv "$out/detector_last.pt.part" "$out/detector_last.pt"
       fi
-      cp /tmp/runs/detector/results.csv "$out/detector_results.csv" 2>/dev/null
+      cp "$runs"/detector/results.csv "$out/detector_results.csv" 2>/dev/null
     done ) &
   saver=$!
   timeout $(( det_s + 60 )) python3 -m cli.main train --data "$data" --what detector --resume --device "${DEVICE:-0}" \
     --hours "$(python3 -c "print(round($det_s / 3600, 4))")" --imgsz "${IMGSZ:-640}" --batch "${BATCH:-64}" \
-    --warmup-epochs "${WARMUP:-3}" --workers "$workers" --project /tmp/runs --no-export > "$out/detector.log" 2>&1
+    --warmup-epochs "${WARMUP:-3}" --workers "$workers" --project "$runs" --no-export > "$out/detector.log" 2>&1
   echo "detector exit $?"
   kill "$saver" 2>/dev/null
   rm -f "$out/detector_last.pt" "$out/detector_last.pt.part"
@@ -123,7 +128,7 @@ train() {
     tail -n 4 "$out/classifier.log"
   fi
   tail -n 3 "$out/detector.log"
-  cp /tmp/runs/detector/results.csv "$out/detector_results.csv" 2>/dev/null
+  cp "$runs"/detector/results.csv "$out/detector_results.csv" 2>/dev/null
   cp "$data/summary.json" "$out/data_summary.json"
   tar czf "$out/weights.tar.gz" -C models/weights detector.pt classifier.pt classifier_metrics.json history.json
   echo "== done in $(( SECONDS - t0 )) s"
