@@ -125,30 +125,27 @@ def test_dataset_says_when_no_deck_artwork_is_fetched(tmp_path, capsys, monkeypa
     assert "no deck artwork fetched" not in capsys.readouterr().err
 
 
-def test_the_classifier_seed_reaches_its_training_run(tmp_path, monkeypatch):
-    # --cls-seed trains a classifier apart (another start and crop order): the CLI must pass it on
+def _reaching_the_run(tmp_path, monkeypatch, key: str, *flag_lists: list[str]) -> list:
+    """What ``train_classifier_run`` is handed as ``key`` for each list of flags."""
     import models.train as train
 
-    (tmp_path / "crops").mkdir()
+    (tmp_path / "crops").mkdir(exist_ok=True)
     (tmp_path / "crops" / "train-0000.npz").write_bytes(b"")
     seen = []
-    monkeypatch.setattr(train, "train_classifier_run", lambda crops, **kw: seen.append(kw["seed"]))
-    assert main(["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]) == 0
-    assert main(["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path),
-                 "--cls-seed", "41"]) == 0
-    assert seen == [0, 41]
+    monkeypatch.setattr(train, "train_classifier_run", lambda crops, **kw: seen.append(kw[key]))
+    base = ["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]
+    for flags in flag_lists:
+        assert main([*base, *flags]) == 0
+    return seen
+
+
+def test_the_classifier_seed_reaches_its_training_run(tmp_path, monkeypatch):
+    # --cls-seed trains a classifier apart (another start and crop order): the CLI must pass it on
+    assert _reaching_the_run(tmp_path, monkeypatch, "seed", [], ["--cls-seed", "41"]) == [0, 41]
 
 
 def test_the_classifier_swa_flag_reaches_its_training_run(tmp_path, monkeypatch):
-    import models.train as train
-
-    (tmp_path / "crops").mkdir()
-    (tmp_path / "crops" / "train-0000.npz").write_bytes(b"")
-    seen = []
-    monkeypatch.setattr(train, "train_classifier_run", lambda crops, **kw: seen.append(kw["swa"]))
-    base = ["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]
-    assert main(base) == 0 and main([*base, "--cls-swa"]) == 0
-    assert seen == [False, True]
+    assert _reaching_the_run(tmp_path, monkeypatch, "swa", [], ["--cls-swa"]) == [False, True]
 
 
 def test_dataset_refuses_an_out_that_is_a_file_or_cannot_be_written(tmp_path, capsys):
@@ -213,15 +210,8 @@ def test_dataset_refuses_a_number_out_of_range_by_name(tmp_path, capsys, argv, n
 
 def test_the_classifier_goes_on_as_it_was_trained_unless_told(tmp_path, monkeypatch):
     # --cls-upright / --cls-any-turn reach the run; neither: None, the run follows the weights
-    import models.train as train
-
-    (tmp_path / "crops").mkdir()
-    (tmp_path / "crops" / "train-0000.npz").write_bytes(b"")
-    seen = []
-    monkeypatch.setattr(train, "train_classifier_run", lambda crops, **kw: seen.append(kw["upright"]))
-    base = ["train", "--data", str(tmp_path), "--what", "classifier", "--weights", str(tmp_path)]
-    assert main(base) == 0 and main([*base, "--cls-upright"]) == 0 and main([*base, "--cls-any-turn"]) == 0
-    assert seen == [None, True, False]
+    assert _reaching_the_run(tmp_path, monkeypatch, "upright", [], ["--cls-upright"], ["--cls-any-turn"]) == [
+        None, True, False]
 
 
 @pytest.mark.parametrize(("saved", "resume", "asked", "trained"), [
