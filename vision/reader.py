@@ -1096,7 +1096,7 @@ class Reader:
         takes it only now and then, so that an empty table does not slow every frame).
         ``empty_looks=False`` skips ``Settings.aspect_when_empty``'s looks at a photo that reads
         nothing (the live video: an empty table would pay them on every frame that takes the
-        looks, 1.5x the mean time a frame).
+        looks, 1.5x the mean time a frame), and the guess at it (``Settings.empty_min_card``).
         ``aspect``: read the photo at that stretch only (1: as it is, no other look), as an
         earlier read's ``Reading.aspect`` names it; a video stream takes the looks of
         ``Settings.aspects`` on a few frames and reads the others at the aspect they chose
