@@ -118,10 +118,11 @@ def main(argv: list[str] | None = None) -> None:
     views = guessers(reader, tuple(a.min or MINS), tuple(a.det or DETS))
     keys = list(views)
     results, every = {}, []
-    sets = [(str(folder), [(cv2.imread(str(t.image)), sorted(t.codes))
-                           for t in truths_of(folder, a.skip + a.photos)[a.skip:]]) for folder in a.data]
+    # each set's photos read one at a time (a list of them all held about 1.2 MB a photo)
+    sets = [(str(folder), ((cv2.imread(str(t.image)), sorted(t.codes))
+                           for t in truths_of(folder, a.skip + a.photos)[a.skip:])) for folder in a.data]
     if a.empty:
-        sets.append((f"no card ({a.empty})", [(img, []) for img in empty_photos(a.empty, seed=60)]))
+        sets.append((f"no card ({a.empty})", ((img, []) for img in empty_photos(a.empty, seed=60))))
     for name, photos in sets:
         records = [photo_record(reader, views, img, truth) for img, truth in photos]
         res = summarise(records, keys)

@@ -1379,3 +1379,15 @@ def test_empty_guess_guessers_share_the_readers_networks_at_each_value():
     assert views["min 0.5 det 0.1"].settings.empty_min_card == 0.5
     assert views["min 0.5 det 0.1"].settings.empty_det_conf == 0.1
     assert all(v.detector is reader.detector for v in views.values()) and reader.settings == Settings()
+
+
+def test_empty_guess_reads_labelled_photos_and_photos_of_no_card_end_to_end(tmp_path, capsys):
+    module = script("empty_guess")
+    out = tmp_path / "guess.json"
+    module.main(["--data", str(ROOT / "tests" / "fixtures" / "real-dev"), "--photos", "2", "--empty", "1",
+                 "--min", "0.5", "--json", str(out)])
+    sets = json.loads(out.read_text())["sets"]
+    (labelled,) = [v for k, v in sets.items() if k.endswith("real-dev")]
+    assert labelled["photos"] == 2 and labelled["cards"] > 0 and list(labelled["by_value"]) == ["min 0.5 det 0.05"]
+    assert sets["no card (1)"]["photos"] == 1 and sets["no card (1)"]["cards"] == 0
+    assert "read none" in capsys.readouterr().out
