@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "real-dev"  # a few real-dev photos, copied with their credit
 
 
 def script(name: str):
@@ -857,9 +858,8 @@ def test_ort_options_builds_each_reader_as_asked_and_leaves_the_default(option, 
 
 def test_ort_options_reads_fixture_photos_the_same_either_way(tmp_path):
     module = script("ort_options")
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
     out = tmp_path / "daz.json"
-    assert module.main(["--option", "denormals", "--photos", str(fixtures), "--n", "2", "--json", str(out)]) == 0
+    assert module.main(["--option", "denormals", "--photos", str(FIXTURES), "--n", "2", "--json", str(out)]) == 0
     got = json.loads(out.read_text())
     assert got["photos"] == 2 and got["photos_read_differently"] == []
     assert got["median_ms"]["on"] > 0 and got["median_ms"]["off"] > 0
@@ -878,9 +878,8 @@ def test_ort_options_names_the_photos_whose_readings_differ_in_anything_they_say
 
 def test_detector_cost_times_quantised_and_untrained_detectors(tmp_path):
     module = script("detector_cost")
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
     out = tmp_path / "cost.json"
-    assert module.main(["--photos", str(fixtures), "--calib", str(fixtures), "--n", "1", "--calib-n", "2",
+    assert module.main(["--photos", str(FIXTURES), "--calib", str(FIXTURES), "--n", "1", "--calib-n", "2",
                         "--repeats", "1", "--widths", "0.125", "--json", str(out)]) == 0
     got = json.loads(out.read_text())
     assert set(got["median_ms_per_photo"]) == {"shipped", "int8 QDQ u8s8", "int8 QOperator u8u8",
@@ -1195,9 +1194,8 @@ def test_the_upright_suit_probes_refuse_a_suit_reader_already_upright(capsys):
 
 def test_aspect_here_reads_fixture_photos_both_ways_the_same(tmp_path):
     module = script("aspect_here")
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
     out = tmp_path / "here.json"
-    assert module.main(["--photos", str(fixtures), "--n", "2", "--json", str(out)]) == 0
+    assert module.main(["--photos", str(FIXTURES), "--n", "2", "--json", str(out)]) == 0
     got = json.loads(out.read_text())
     assert got["photos"] == 2 and got["readings_that_differ"] == [] and got["largest_difference_of_the_figure"] == 0.0
     assert got["median_ms_old"] > 0 and got["median_ms_new"] > 0
@@ -1237,8 +1235,7 @@ def test_read_errors_labelled_reads_a_weak_boxed_card_at_its_labels_as_the_reade
     from vision.reader import Reader
 
     module = script("read_errors")
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
-    truths = [t for t in load_truth(fixtures) if "12_29_57" in t.image.name]
+    truths = [t for t in load_truth(FIXTURES) if "12_29_57" in t.image.name]
     reader = Reader()
     out = module.causes(reader, truths, low=0.02, labelled=True)
     (row,) = out["missed"]
@@ -1303,9 +1300,8 @@ def test_mirror_check_outcome_leaves_out_weak_boxes_at_strong():
 
 def test_fast_paths_read_the_fixture_photos_alike_both_ways(tmp_path):
     module = script("fast_paths")
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "real-dev"
     out = tmp_path / "fast.json"
-    assert module.main(["--photos", str(fixtures), "--n", "2", "--json", str(out)]) == 0
+    assert module.main(["--photos", str(FIXTURES), "--n", "2", "--json", str(out)]) == 0
     figures = json.loads(out.read_text())
     assert figures["photos"] == 2 and figures["readings_differing"] == 0 and figures["cards_read"] > 0
     assert figures["normalise_8_crops"]["same_numbers"] and figures["to_input_640"]["same_numbers"]
@@ -1384,7 +1380,7 @@ def test_empty_guess_guessers_share_the_readers_networks_at_each_value():
 def test_empty_guess_reads_labelled_photos_and_photos_of_no_card_end_to_end(tmp_path, capsys):
     module = script("empty_guess")
     out = tmp_path / "guess.json"
-    module.main(["--data", str(ROOT / "tests" / "fixtures" / "real-dev"), "--photos", "2", "--empty", "1",
+    module.main(["--data", str(FIXTURES), "--photos", "2", "--empty", "1",
                  "--min", "0.5", "--json", str(out)])
     sets = json.loads(out.read_text())["sets"]
     (labelled,) = [v for k, v in sets.items() if k.endswith("real-dev")]
