@@ -98,14 +98,10 @@ train() {
   else
     echo "== training: detector $det_s s, classifier $cls_s s"
     workers=$(( $(nproc) > 8 ? $(nproc) - 5 : 2 ))
-    # go on as the shipped classifier was trained: on crops turned upright where it was (since
-    # session 43), else its lineage would be retrained on crops at any turn
-    local upright=()
-    python3 -c 'import json, sys; sys.exit(0 if json.load(open("models/weights/classifier_metrics.json")).get("upright") else 1)' \
-      && upright=(--cls-upright)
-    echo "== classifier: ${upright[*]:-crops at any turn}"
+    # --resume goes on as the shipped classifier was trained (upright since session 43: ginsight
+    # train reads it from classifier.pt)
     timeout $(( cls_s + 60 )) python3 -m cli.main train --data "$data" --what classifier --resume --device "${DEVICE:-0}" \
-      --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export "${upright[@]}" \
+      --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export \
       > "$out/classifier.log" 2>&1 &
     cls_pid=$!
   fi
