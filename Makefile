@@ -1,19 +1,28 @@
-# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+# Two commands do all set-up on a fresh machine: `make run` (the app alone) and `make test`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Re-installs when pyproject.toml changes.
-STAMP := $(VENV)/.installed
+# Each re-installs when pyproject.toml changes.
+APP_STAMP := $(VENV)/.installed-app
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: setup chromium run test lint bench clean
+.PHONY: setup setup-dev chromium run test lint bench clean
 
-setup: $(STAMP) chromium
+setup: $(APP_STAMP)
 
-$(STAMP): pyproject.toml
+# What reading photos and the app need: numpy, OpenCV, onnxruntime, Streamlit (no torch).
+$(APP_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]' --config-settings editable_mode=compat  # a plain path entry: starts faster
-	@touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e . --config-settings editable_mode=compat  # a plain path entry: starts faster
+	@touch $@
+
+# The training extra (torch, through Ultralytics) and the tests'.
+$(DEV_STAMP): $(APP_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train,test]' --config-settings editable_mode=compat
+	@touch $@
+
+setup-dev: $(DEV_STAMP) chromium
 
 # The app's end-to-end test drives Debian's Chromium: browsers cannot be downloaded here.
 chromium:
@@ -24,14 +33,14 @@ chromium:
 run: setup
 	$(BIN)/streamlit run app.py
 
-test: setup
+test: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-lint: setup
+lint: setup-dev
 	$(BIN)/ruff check .
 
-bench: setup
+bench: setup-dev
 	$(BIN)/python benchmarks/bench_deadwood.py
 
 clean:

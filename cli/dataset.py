@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.extras import require_train_extra
 from engine.errors import GinsightError
 
 
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_train_extra("dataset")
     from datasets.build import build
     from datasets.decks import available_decks, fetch_decks, fetched_decks
 

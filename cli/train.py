@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cli.extras import require_train_extra
 from engine.errors import GinsightError
 
 
@@ -56,6 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_train_extra("train")
     from models.train import WEIGHTS, export_classifier, export_detector, train_classifier_run, train_detector
 
     weights = Path(args.weights) if args.weights else WEIGHTS
