@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 
 class ImageError(ValueError):
@@ -15,13 +17,41 @@ class WeightsError(ValueError):
     cannot load. The message names the file. (A missing network is a ``FileNotFoundError``.)"""
 
 
+Box = tuple[float, float, float, float]  # x1 y1 x2 y2 in the photo's pixels
+
+
+@dataclass(frozen=True, eq=False)
+class IndexRead:
+    """One corner index read: where it lies, the code read and how surely.
+
+    ``confidence`` is sqrt(detector score x the classifier's probability of ``card``).
+    ``probs``: the classifier's probabilities over the 52 codes and "no index" (after the suit
+    readers' say). ``up``: the way the index's top faces in the photo, a unit (x, y), from the
+    way-up reader. ``paired_share``: where it was read together with its card's other index,
+    which had read another code, how sure the two together are of the code. ``top``: the
+    classifier's top card probability at the training framing, kept for the aspect probe.
+    """
+
+    box: Box
+    card: str
+    confidence: float
+    probs: np.ndarray = field(repr=False)
+    up: np.ndarray | None = field(default=None, repr=False)
+    paired_share: float | None = None
+    top: float | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.box) != 4:
+            raise ValueError(f"an index box is x1 y1 x2 y2, not {self.box!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class CardRead:
     """One card seen in a photo."""
 
     card: str  # engine code, e.g. "QS"
     confidence: float  # 0..1
-    boxes: tuple[tuple[float, float, float, float], ...]  # its corner indices, x1 y1 x2 y2 in pixels
+    boxes: tuple[Box, ...]  # its corner indices, x1 y1 x2 y2 in pixels
     uncertain: bool  # low confidence, or its indices far apart (two cards of one code?)
 
     def to_json(self) -> dict:
@@ -37,9 +67,9 @@ class Reading:
     ms: float
     width: int
     height: int
-    indices: tuple = ()  # the index-level reads behind the cards (vision.reader.IndexRead)
-    aspect: float = 1.0  # the stretch the cards were read at (vision.reader.Settings.aspects); 1: as it is
-    mirrored: bool = False  # read flipped left-right: the photo looked mirrored (Settings.mirror_check)
+    indices: tuple[IndexRead, ...] = ()  # the index-level reads behind the cards
+    aspect: float = 1.0  # the stretch the cards were read at (vision.looks); 1: as it is
+    mirrored: bool = False  # read flipped left-right: the photo looked mirrored (vision.looks)
 
     def codes(self) -> list[str]:
         return [c.card for c in self.cards]
