@@ -26,6 +26,7 @@ run: setup
 
 test: setup
 	$(BIN)/ruff check .
+	$(BIN)/python -m mypy --strict engine
 	$(BIN)/python -m pytest
 
 lint: setup
@@ -35,4 +36,4 @@ bench: setup
 	$(BIN)/python benchmarks/bench_deadwood.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
