@@ -35,6 +35,7 @@ run: setup
 
 test: setup-dev
 	$(BIN)/ruff check .
+	$(BIN)/python -m mypy --strict engine
 	$(BIN)/python -m pytest
 
 lint: setup-dev
@@ -44,4 +45,4 @@ bench: setup-dev
 	$(BIN)/python benchmarks/bench_deadwood.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.advice import advise_draw, advise_turn
 from engine.cards import cards_to_mask
-from engine.melds import discard_deadwoods_mask
-from tests.hands import mixed_dense_hand, runs_heavy_hand
+from engine.deals import mixed_dense_hand, runs_heavy_hand
+from engine.masks import discard_deadwoods_mask
 
 
 def knockable(rng: random.Random) -> list[int]:

@@ -8,7 +8,7 @@ end to end (a process reading N lines), beside RLCard doing the same job in the 
 (``benchmarks/rlcard_jsonl.py``). Every result of ours is checked against RLCard's.
 
 "fresh" clears the solver's memo before every hand (nothing learnt from earlier hands);
-"shared" keeps it, as a long session or simulation does. Targets are judged on "fresh".
+"shared" keeps it, as a long-running app or simulation does. Targets are judged on "fresh".
 Run from the repository root; RLCard is the ``bench`` extra (``make bench``).
 """
 
@@ -32,9 +32,9 @@ warnings.filterwarnings("ignore")
 
 from rlcard.games.gin_rummy.utils import melding, utils  # noqa: E402
 
-from engine import melds as solver  # noqa: E402
+from engine import masks as solver  # noqa: E402
 from engine.cards import CODES, cards_to_mask  # noqa: E402
-from tests.hands import GENERATORS  # noqa: E402
+from engine.deals import GENERATORS  # noqa: E402
 
 
 def rlcard_deadwood(hand) -> int:

@@ -10,26 +10,28 @@ imported on first use, so that ``ginsight hand`` starts fast.
 """
 
 from importlib import import_module
+from typing import Any
 
 _WHERE = {
     "Card": "cards", "format_cards": "cards", "parse_card": "cards", "parse_cards": "cards",
-    "CardParseError": "errors", "DuplicateCardError": "errors", "GinsightError": "errors",
-    "HandSizeError": "errors", "IllegalKnockError": "errors", "InvalidMeldError": "errors",
+    "CardParseError": "errors", "DuplicateCardError": "errors", "GameError": "errors", "GinsightError": "errors",
+    "HandSizeError": "errors", "IllegalActionError": "errors", "IllegalKnockError": "errors",
+    "InvalidMeldError": "errors", "InvalidRulesError": "errors", "RoleDrawTie": "errors",
     "DiscardOption": "hand", "HandReport": "hand", "analyse_hand": "hand", "discard_options": "hand",
+    "min_deadwood": "masks",
     "Arrangement": "melds", "Meld": "melds", "all_best_arrangements": "melds", "best_arrangement": "melds",
-    "min_deadwood": "melds",
     "DEFAULT_RULES": "rules", "Rules": "rules",
     "Layoff": "showdown", "Settlement": "showdown", "best_defence": "showdown", "score": "showdown",
     "settle": "showdown",
     "advise_draw": "advice", "advise_turn": "advice",
     "HandState": "game", "Phase": "game", "Action": "game",
-    "Table": "table", "Roles": "table", "HandResult": "table", "draw_roles": "table",
+    "Table": "table", "Roles": "table", "Seat": "table", "HandResult": "table", "draw_roles": "table",
 }
 
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'engine' has no attribute {name!r}")

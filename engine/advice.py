@@ -19,10 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import CODES, PRETTY, Card, cards_to_mask, check_cards, mask_to_cards
 from engine.errors import GinsightError
-from engine.melds import all_best_arrangements, discard_deadwoods_mask, min_deadwood_mask
+from engine.masks import discard_deadwoods_mask, min_deadwood_mask
+from engine.melds import all_best_arrangements
 from engine.rules import DEFAULT_RULES, Rules
 from engine.showdown import settle_arranged
 
@@ -35,7 +37,7 @@ def _unseen(known: int) -> list[int]:
     return [c for c in range(52) if not known >> c & 1]
 
 
-def _best_discard(mask: int, keep: int = 0, unseen: Sequence[int] = ()) -> tuple[int, int]:
+def best_discard(mask: int, keep: int = 0, unseen: Sequence[int] = ()) -> tuple[int, int]:
     """(card, deadwood): the discard leaving least deadwood, never a card in ``keep``.
 
     Ties go to the discard that leaves the most unseen cards that would lower the count
@@ -57,7 +59,7 @@ def _best_discard(mask: int, keep: int = 0, unseen: Sequence[int] = ()) -> tuple
 def lookahead_discard(mask: int, keep: int, unseen: Sequence[int]) -> tuple[int, float]:
     """(card, expected deadwood): the discard whose 10 cards, after one more card from
     ``unseen`` (and the best discard then), leave the least deadwood on average. Ties go to
-    the least deadwood now, then as in :func:`_best_discard`."""
+    the least deadwood now, then as in :func:`best_discard`."""
     now = discard_deadwoods_mask(mask)
     best = None
     for c in now:
@@ -124,7 +126,7 @@ class DrawAdvice:
     current_deadwood: int
     reasons: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "action": "take" if self.take else "draw",
             "upcard": CODES[self.upcard],
@@ -155,7 +157,7 @@ def advise_draw(
     up = 1 << upcard
     unseen = _unseen(known)
     _possible(opponent_took, unseen, discards)
-    take_discard, take_dw = _best_discard(mask | up, keep=up, unseen=unseen)
+    take_discard, take_dw = best_discard(mask | up, keep=up, unseen=unseen)
     draw_total = 0
     for u in unseen:
         draw_total += min(discard_deadwoods_mask(mask | 1 << u).values())
@@ -195,7 +197,7 @@ class TurnAdvice:
     estimate: KnockEstimate | None
     reasons: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = {
             "discard": CODES[self.discard],
             "deadwood": self.deadwood,
@@ -221,7 +223,7 @@ def estimated_opponent_turns(discards: Sequence[int]) -> int:
 
 def sample_opponent(
     rng: random.Random, pool: list[int], took: Sequence[int], turns: int
-) -> list[int]:
+) -> list[Card]:
     """One possible opponent hand: the cards they took, plus unseen cards, keeping the best
     10 of ``10 + turns`` (they threw their worst card each turn)."""
     extra = min(turns, len(pool) - (10 - len(took)))
@@ -229,7 +231,7 @@ def sample_opponent(
     mask = cards_to_mask(cards)
     keep = cards_to_mask(took)
     while mask.bit_count() > 10:
-        c, _ = _best_discard(mask, keep=keep)
+        c, _ = best_discard(mask, keep=keep)
         mask ^= 1 << c
     return mask_to_cards(mask)
 
@@ -286,14 +288,16 @@ def advise_turn(
     """
     mask = _check(hand, 11, "hand")
     known = _disjoint(mask, {"discards": discards, "opponent's cards": opponent_took})
-    keep = 1 << taken_from_pile if taken_from_pile is not None else 0
-    if keep and not mask & keep:
-        raise GinsightError(f"{CODES[taken_from_pile]} is not in the hand")
+    keep = 0
+    if taken_from_pile is not None:
+        keep = 1 << taken_from_pile
+        if not mask & keep:
+            raise GinsightError(f"{CODES[taken_from_pile]} is not in the hand")
     unseen = _unseen(known)
     took = set(opponent_took)
     pool = [u for u in unseen if u not in took]
     _possible(opponent_took, pool, discards)
-    discard, deadwood = _best_discard(mask, keep=keep, unseen=pool)
+    discard, deadwood = best_discard(mask, keep=keep, unseen=pool)
     rest = mask ^ (1 << discard)
     outs = tuple(gin_outs(mask_to_cards(rest), pool))
     can_knock = deadwood <= rules.knock_limit

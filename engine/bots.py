@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.advice import _best_discard, advise_draw, advise_turn
-from engine.cards import cards_to_mask
+from engine.advice import advise_draw, advise_turn, best_discard
+from engine.cards import DECK, cards_to_mask
 from engine.game import PASS, PILE, STOCK, TAKE, Action, Phase, PlayerView
-from engine.melds import discard_deadwoods_mask, min_deadwood_mask
+from engine.masks import discard_deadwoods_mask, min_deadwood_mask
 
 
 class Bot:
@@ -43,9 +43,8 @@ class BaselineBot(Bot):
                 return PILE if wants_pile else STOCK
             return TAKE if wants_pile else PASS
         keep = 1 << view.taken_from_pile if view.taken_from_pile is not None else 0
-        card, deadwood = _best_discard(hand, keep=keep)
-        kind = "knock" if deadwood <= view.rules.knock_limit else "discard"
-        return Action(kind, card)
+        card, deadwood = best_discard(hand, keep=keep)
+        return Action("knock" if deadwood <= view.rules.knock_limit else "discard", DECK[card])
 
 
 @dataclass
@@ -60,12 +59,10 @@ class AdviceBot(Bot):
         if view.phase in (Phase.FIRST_CAPTAIN, Phase.FIRST_BOX, Phase.DRAW):
             if legal == [STOCK]:
                 return STOCK
-            advice = advise_draw(
-                view.hand, view.pile[-1], view.pile[:-1], view.opponent_took, rules=view.rules
-            )
+            draw = advise_draw(view.hand, view.pile[-1], view.pile[:-1], view.opponent_took, rules=view.rules)
             if view.phase is Phase.DRAW:
-                return PILE if advice.take else STOCK
-            return TAKE if advice.take else PASS
+                return PILE if draw.take else STOCK
+            return TAKE if draw.take else PASS
         advice = advise_turn(
             view.hand, view.pile, view.opponent_took, taken_from_pile=view.taken_from_pile,
             stock_size=view.stock_size, samples=self.samples, seed=self.seed, rules=view.rules,

@@ -14,8 +14,8 @@ not be discarded in the same turn (nor knocked with), so a turn always changes t
 
 >>> import random
 >>> state = HandState.deal(random.Random(7))
->>> state.phase, state.to_play, len(state.hands["captain"]), len(state.stock)
-(<Phase.FIRST_CAPTAIN: 'first_captain'>, 'captain', 10, 31)
+>>> state.phase, state.to_play, len(state.hands[Seat.CAPTAIN]), len(state.stock)
+(<Phase.FIRST_CAPTAIN: 'first_captain'>, <Seat.CAPTAIN: 'captain'>, 10, 31)
 >>> [str(a) for a in state.legal_actions()]
 ['take', 'pass']
 """
@@ -25,20 +25,21 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal, get_args
 
 from engine.cards import CODES, DECK, Card, cards_to_mask, parse_card
-from engine.errors import GinsightError
-from engine.melds import Meld, min_deadwood_mask
+from engine.errors import GameError, GinsightError, IllegalActionError
+from engine.masks import min_deadwood_mask
+from engine.melds import Meld
 from engine.rules import DEFAULT_RULES, Rules
 from engine.showdown import Settlement, settle
-from engine.table import GameError, HandResult
+from engine.table import HandResult, Result, Seat, seat_of
 
-SEATS = ("box", "captain")
 DRAW_AT = 2  # the hand is a draw when a discard leaves this many cards in the stock
 
-
-class IllegalActionError(GameError):
-    """An action that is not legal in this state (the message says why)."""
+ActionKind = Literal["take", "pass", "stock", "pile", "discard", "knock"]
+ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
+CARD_ACTIONS: tuple[ActionKind, ...] = ("discard", "knock")  # the kinds that name a card
 
 
 class Phase(Enum):
@@ -54,7 +55,7 @@ class Action:
     """``take`` / ``pass`` (first turn), ``stock`` / ``pile`` (draw), ``discard X`` /
     ``knock X`` (X the card put down; a knock may name the melds laid)."""
 
-    kind: str
+    kind: ActionKind
     card: Card | None = None
     melds: tuple[Meld, ...] | None = None
 
@@ -67,11 +68,13 @@ class Action:
         parts = text.split()
         if not parts:
             raise IllegalActionError("empty action")
-        kind = parts[0].lower()
-        if kind in ("take", "pass", "stock", "pile") and len(parts) == 1:
-            return cls(kind)
-        if kind in ("discard", "knock") and len(parts) == 2:
-            return cls(kind, parse_card(parts[1]))
+        word = parts[0].lower()
+        kind = next((k for k in ACTION_KINDS if k == word), None)
+        if kind is not None:
+            if kind in CARD_ACTIONS and len(parts) == 2:
+                return cls(kind, parse_card(parts[1]))
+            if kind not in CARD_ACTIONS and len(parts) == 1:
+                return cls(kind)
         raise IllegalActionError(f"not an action: {text!r} (take, pass, stock, pile, discard X, knock X)")
 
 
@@ -82,9 +85,9 @@ TAKE, PASS, STOCK, PILE = Action("take"), Action("pass"), Action("stock"), Actio
 class HandOutcome:
     """How the hand ended. Seats, not players: the table maps seats to players."""
 
-    result: str  # knock, undercut, gin or draw
-    knocker: str | None
-    winner: str | None
+    result: Result
+    knocker: Seat | None
+    winner: Seat | None
     points: int
     knocker_deadwood: int | None
     defender_deadwood: int | None
@@ -101,15 +104,15 @@ class HandOutcome:
 class HandState:
     """A hand in play. ``hands`` by seat; ``stock`` and ``pile`` with their tops last."""
 
-    hands: dict[str, list[Card]]
+    hands: dict[Seat, list[Card]]
     stock: list[Card]
     pile: list[Card]
     rules: Rules = DEFAULT_RULES
     phase: Phase = Phase.FIRST_CAPTAIN
-    to_play: str = "captain"
+    to_play: Seat = Seat.CAPTAIN
     taken_from_pile: Card | None = None  # may not be discarded this turn
     must_draw_stock: bool = False  # the captain's first draw after both passed
-    took_from_pile: dict[str, list[Card]] = field(default_factory=lambda: {"box": [], "captain": []})
+    took_from_pile: dict[Seat, list[Card]] = field(default_factory=lambda: {seat: [] for seat in Seat})
     outcome: HandOutcome | None = None
     turns: int = 0
 
@@ -129,12 +132,12 @@ class HandState:
         box = [deck[i] for i in range(1, 20, 2)]
         upcard = deck[20]
         stock = list(reversed(deck[21:]))  # deck[21] is the top of the stock
-        return cls({"box": box, "captain": captain}, stock, [upcard], rules)
+        return cls({Seat.BOX: box, Seat.CAPTAIN: captain}, stock, [upcard], rules)
 
     # --- queries ------------------------------------------------------------------
     @property
-    def opponent(self) -> str:
-        return "box" if self.to_play == "captain" else "captain"
+    def opponent(self) -> Seat:
+        return self.to_play.other()
 
     @property
     def upcard(self) -> Card | None:
@@ -156,7 +159,7 @@ class HandState:
             hand = self.hands[self.to_play]
             mask = cards_to_mask(hand)
             limit = self.rules.knock_limit
-            out = []
+            out: list[Action] = []
             for c in sorted(hand):
                 if c == self.taken_from_pile:
                     continue
@@ -180,9 +183,9 @@ class HandState:
                 self._take_pile(who)
             elif action.kind == "pass":
                 if phase is Phase.FIRST_CAPTAIN:
-                    self.phase, self.to_play = Phase.FIRST_BOX, "box"
+                    self.phase, self.to_play = Phase.FIRST_BOX, Seat.BOX
                 else:  # both passed: the captain starts by drawing from the stock
-                    self.phase, self.to_play, self.must_draw_stock = Phase.DRAW, "captain", True
+                    self.phase, self.to_play, self.must_draw_stock = Phase.DRAW, Seat.CAPTAIN, True
             else:
                 raise IllegalActionError(f"{who} must 'take' the upcard or 'pass' on the first turn, not {action}")
         elif phase is Phase.DRAW:
@@ -220,21 +223,21 @@ class HandState:
                     self.phase, self.to_play = Phase.DRAW, self.opponent
         return self
 
-    def _take_pile(self, who: str) -> None:
+    def _take_pile(self, who: Seat) -> None:
         card = self.pile.pop()
         self.hands[who].append(card)
         self.took_from_pile[who].append(card)
         self.taken_from_pile = card
         self.phase = Phase.DISCARD
 
-    def _knock(self, who: str, card: Card, melds: tuple[Meld, ...] | None) -> None:
+    def _knock(self, who: Seat, card: Card, melds: tuple[Meld, ...] | None) -> None:
         hand = [c for c in self.hands[who] if c != card]
         count = min_deadwood_mask(cards_to_mask(hand))
         if count > self.rules.knock_limit:
             raise IllegalActionError(
                 f"cannot knock discarding {CODES[card]}: count {count} is above {self.rules.knock_limit}"
             )
-        defender = "box" if who == "captain" else "captain"
+        defender = who.other()
         try:
             result = settle(hand, self.hands[defender], list(melds) if melds else None, self.rules)
         except GinsightError as exc:
@@ -256,10 +259,11 @@ class HandState:
             {s: list(h) for s, h in self.took_from_pile.items()}, self.outcome, self.turns,
         )
 
-    def view(self, seat: str) -> PlayerView:
+    def view(self, seat: Seat) -> PlayerView:
         """What ``seat`` can see: its hand, the pile, the stock's size, and the cards the
         opponent took from the pile (still in the opponent's hand)."""
-        other = "box" if seat == "captain" else "captain"
+        seat = seat_of(seat, "seat")
+        other = seat.other()
         opp_hand = set(self.hands[other])
         return PlayerView(
             seat, tuple(self.hands[seat]), tuple(self.pile), len(self.stock),
@@ -272,7 +276,7 @@ class HandState:
 class PlayerView:
     """A player's knowledge at a decision: what bots and the advice are given."""
 
-    seat: str
+    seat: Seat
     hand: tuple[Card, ...]
     pile: tuple[Card, ...]
     stock_size: int
@@ -282,5 +286,7 @@ class PlayerView:
     rules: Rules
 
 
-__all__ = ["DRAW_AT", "PASS", "PILE", "SEATS", "STOCK", "TAKE", "Action", "HandOutcome", "HandState",
-           "IllegalActionError", "Phase", "PlayerView"]
+__all__ = ["ACTION_KINDS", "CARD_ACTIONS", "DRAW_AT", "PASS", "PILE", "STOCK", "TAKE", "Action",
+           "ActionKind", "HandOutcome", "HandState",
+           "IllegalActionError",  # defined in engine.errors, raised here
+           "Phase", "PlayerView"]

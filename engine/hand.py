@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import CODES, Card, cards_to_mask, parse_cards
 from engine.errors import HandSizeError
 from engine.hand_text import HAND_SIZES, hand_text_from_mask
-from engine.melds import Arrangement, best_melds_mask, discard_deadwoods_mask
+from engine.masks import best_melds_mask, discard_deadwoods_mask
+from engine.melds import Arrangement
 from engine.rules import DEFAULT_RULES, Rules
 
 
@@ -30,7 +32,7 @@ class DiscardOption:
     def deadwood(self) -> int:
         return self.arrangement.deadwood
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"discard": CODES[self.discard], **self.arrangement.to_json()}
 
 
@@ -55,7 +57,7 @@ class HandReport:
     def discard(self) -> Card | None:
         return self.options[0].discard if self.options else None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = {
             "cards": [CODES[c] for c in self.cards],
             **self.arrangement.to_json(),

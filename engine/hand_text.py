@@ -8,7 +8,7 @@ and it imports no dataclasses, json or argparse, so that a stream starts fast.
 from __future__ import annotations
 
 from engine.cards import CODES
-from engine.masks import _meld_order, best_melds_mask, discard_deadwoods_mask, mask_value, meld_cards, meldable_mask
+from engine.masks import best_melds_mask, discard_deadwoods_mask, mask_value, meld_cards, meld_order, meldable_mask
 
 HAND_SIZES = (10, 11)
 
@@ -58,7 +58,7 @@ _MELDS_TEXT: dict[tuple[int, ...], str] = {}
 def _melds_text(hand_melds: tuple[int, ...]) -> str:
     text = _MELDS_TEXT.get(hand_melds)
     if text is None:
-        ordered = sorted(hand_melds, key=_meld_order)
+        ordered = sorted(hand_melds, key=meld_order)
         text = "[" + ", ".join(_codes_text(_meld_codes(m)) for m in ordered) + "]"
         if len(_MELDS_TEXT) < 100_000:
             _MELDS_TEXT[hand_melds] = text
@@ -96,7 +96,7 @@ def hand_text_from_mask(hand: int, limit: int) -> str:
     for m in shared:
         shared_used |= m
     shared_dead = hand & ~shared_used
-    options = []
+    options: list[str] = []
     best_parts = ""
     for c in sorted(deadwoods, key=lambda c: (deadwoods[c], c)):
         bit = 1 << c

@@ -2,8 +2,13 @@
 least deadwood, one or all best arrangements' melds, every discard of 11 cards.
 
 Plain functions on ints, with no dataclasses or other costly imports: ``ginsight hand
---jsonl`` starts on this module alone. :mod:`engine.melds` wraps it in ``Meld`` and
-``Arrangement`` and explains the search.
+--jsonl`` starts on this module alone. :mod:`engine.melds` wraps the melds it finds in
+``Meld`` and ``Arrangement`` and explains the search.
+
+>>> from engine.cards import CODES, parse_cards
+>>> hand = cards_to_mask(parse_cards("AS 2S 3S 4S 7H 7D 7C 9C TC KD"))
+>>> min_deadwood_mask(hand), [[CODES[c] for c in meld_cards(m)] for m in best_melds_mask(hand)]
+(29, [['AS', '2S', '3S', '4S'], ['7H', '7D', '7C']])
 """
 
 from __future__ import annotations
@@ -233,6 +238,12 @@ def best_melds_mask(hand: int) -> tuple[int, ...]:
     return tuple(melds)
 
 
+def all_best_melds_mask(hand: int) -> list[tuple[int, ...]]:
+    """The melds of every best arrangement of ``hand`` (runs that touch not yet merged:
+    see :func:`merge_runs`)."""
+    return _all_best_melds(meldable_mask(hand), {})
+
+
 def _all_best_melds(mask: int, memo: dict[int, list[tuple[int, ...]]]) -> list[tuple[int, ...]]:
     """All meld tuples reaching :func:`_max_melded` for a meldable-closed ``mask``."""
     if mask == 0:
@@ -253,7 +264,7 @@ def _all_best_melds(mask: int, memo: dict[int, list[tuple[int, ...]]]) -> list[t
     return out
 
 
-def _merge_runs(melds: Iterable[int]) -> tuple[int, ...]:
+def merge_runs(melds: Iterable[int]) -> tuple[int, ...]:
     """Join runs of one suit that touch (A23 + 456 is the run A-6), then sort."""
     runs: list[int] = []
     sets: list[int] = []
@@ -293,8 +304,8 @@ def is_meld_mask(meld: int) -> bool:
     return meld == ((1 << n) - 1) << low
 
 
-def _meld_order(mask: int) -> tuple[int, int]:
-    # Sets and runs shown by their lowest card's rank, then suit.
+def meld_order(mask: int) -> tuple[int, int]:
+    """Sort key of melds as shown: by their lowest card's rank, then suit."""
     low = (mask & -mask).bit_length() - 1
     return (low % 13, low // 13)
 

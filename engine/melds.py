@@ -1,16 +1,17 @@
-"""Melds and the exact minimum-deadwood arrangement of a hand.
+"""Melds and the exact minimum-deadwood arrangement of a hand, as values: :class:`Meld`
+and :class:`Arrangement`.
 
-The search works on 52-bit masks (bit ``suit * 13 + rank``), in small named steps after
-OpenSpiel's ``GinRummyUtils``: which cards can meld at all (:func:`meldable_mask`), then a
-depth-first search over the lowest meldable card: it is deadwood, or it heads a run, or it
-is in a set. Because the lowest card is taken first, a run through it must start at it,
-which keeps the branching small. Results are memoised by mask, so the 11 discards of a
-hand share their work.
+The search runs in :mod:`engine.masks` on 52-bit masks (bit ``suit * 13 + rank``), in small
+named steps after OpenSpiel's ``GinRummyUtils``: which cards can meld at all
+(:func:`~engine.masks.meldable_mask`), then a depth-first search over the lowest meldable
+card: it is deadwood, or it heads a run, or it is in a set. Because the lowest card is taken
+first, a run through it must start at it, which keeps the branching small. Results are
+memoised by mask, so the 11 discards of a hand share their work.
 
 Exact, never greedy. The hand that shows why (OpenSpiel's greedy 11-card check says 12):
 
 >>> from engine.cards import parse_cards
->>> min_deadwood(parse_cards("4C 5C 6C 6D 2S 4D 5D 3D 3S 5H"))
+>>> best_arrangement(parse_cards("4C 5C 6C 6D 2S 4D 5D 3D 3S 5H")).deadwood
 10
 """
 
@@ -18,24 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import CODES, DECK, PRETTY, VALUES, Card, cards_to_mask, mask_to_cards
 from engine.errors import InvalidMeldError
-from engine.masks import (  # noqa: F401  (the solver, re-exported: engine.melds is its public face)
-    _all_best_melds,
-    _meld_order,
-    _merge_runs,
-    best_melds_mask,
-    clear_memo,
-    discard_deadwoods_mask,
-    is_meld_mask,
-    is_set_mask,
-    mask_value,
-    meld_cards,
-    meldable_mask,
-    min_deadwood,
-    min_deadwood_mask,
-)
+from engine.masks import all_best_melds_mask, best_melds_mask, is_meld_mask, meld_cards, meld_order, merge_runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +90,11 @@ class Arrangement:
         for m in melds:
             used |= m
         return cls(
-            tuple(Meld.from_mask(m) for m in sorted(melds, key=_meld_order)),
+            tuple(Meld.from_mask(m) for m in sorted(melds, key=meld_order)),
             tuple(mask_to_cards(hand & ~used)),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "melds": [m.codes for m in self.melds],
             "deadwood_cards": [CODES[c] for c in self.deadwood_cards],
@@ -130,11 +118,7 @@ def all_best_arrangements(cards: Iterable[int]) -> list[Arrangement]:
     """Every distinct minimum-deadwood arrangement (touching runs merged), best-first order
     being :func:`best_arrangement`'s choice first, then the rest sorted."""
     hand = cards_to_mask(cards)
-    first = _merge_runs(best_melds_mask(hand))
-    found = {_merge_runs(ms) for ms in _all_best_melds(meldable_mask(hand), {})}
+    first = merge_runs(best_melds_mask(hand))
+    found = {merge_runs(ms) for ms in all_best_melds_mask(hand)}
     found.discard(first)
     return [Arrangement.from_masks(hand, ms) for ms in [first, *sorted(found)]]
-
-
-def card_of(mask: int) -> Card:
-    return DECK[mask.bit_length() - 1]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.errors import InvalidRulesError
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -12,6 +14,11 @@ class Rules:
     ``knock_limit``: the most deadwood a knocker may have (10).
     ``gin_bonus``: 25 (some sources say 20). ``undercut_bonus``: 10.
     ``target``: the total that ends the game (100).
+
+    >>> Rules(knock_limit=-1)
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidRulesError: knock_limit must be a whole number >= 0, got -1
     """
 
     knock_limit: int = 10
@@ -23,9 +30,9 @@ class Rules:
         for name in ("knock_limit", "gin_bonus", "undercut_bonus", "target"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+                raise InvalidRulesError(f"{name} must be a whole number >= 0, got {value!r}")
         if self.target == 0:
-            raise ValueError("target must be at least 1")
+            raise InvalidRulesError("target must be at least 1")
 
 
 DEFAULT_RULES = Rules()

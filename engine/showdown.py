@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Any, Literal
 
 from engine.cards import (
     CODES,
@@ -32,17 +33,14 @@ from engine.cards import (
     split_tokens,
 )
 from engine.errors import DuplicateCardError, IllegalKnockError, InvalidMeldError
-from engine.melds import (
-    Arrangement,
-    Meld,
-    all_best_arrangements,
-    best_melds_mask,
-    is_set_mask,
-    min_deadwood_mask,
-)
+from engine.masks import best_melds_mask, is_set_mask, min_deadwood_mask
+from engine.melds import Arrangement, Meld, all_best_arrangements
 from engine.rules import DEFAULT_RULES, Rules
 
 SHOWDOWN_SIZE = 10
+
+Outcome = Literal["knock", "undercut", "gin"]  # how a showdown ends
+Side = Literal["knocker", "defender"]  # who wins it
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +50,7 @@ class Layoff:
     card: Card
     meld: Meld
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"card": CODES[self.card], "meld": self.meld.codes}
 
 
@@ -65,7 +63,7 @@ class DefenderResult:
     def deadwood(self) -> int:
         return self.arrangement.deadwood
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         a = self.arrangement.to_json()
         return {
             "melds": a["melds"],
@@ -81,11 +79,11 @@ class Settlement:
 
     knocker: Arrangement
     defender: DefenderResult
-    outcome: str  # 'knock', 'undercut' or 'gin'
-    winner: str  # 'knocker' or 'defender'
+    outcome: Outcome
+    winner: Side
     points: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "knocker": self.knocker.to_json(),
             "defender": self.defender.to_json(),
@@ -158,7 +156,7 @@ def best_defence(
     return DefenderResult(Arrangement.from_masks(rest, best_melds_mask(rest)), tuple(layoffs))
 
 
-def score(knocker_deadwood: int, defender_deadwood: int, rules: Rules = DEFAULT_RULES) -> tuple[str, str, int]:
+def score(knocker_deadwood: int, defender_deadwood: int, rules: Rules = DEFAULT_RULES) -> tuple[Outcome, Side, int]:
     """(outcome, winner, points) from the two counts (the defender's after layoffs).
 
     >>> score(0, 12), score(6, 12), score(8, 8)
@@ -171,19 +169,34 @@ def score(knocker_deadwood: int, defender_deadwood: int, rules: Rules = DEFAULT_
     return "knock", "knocker", defender_deadwood - knocker_deadwood
 
 
-def parse_melds(text: str | Sequence[Sequence[str]] | Sequence[str]) -> list[Meld]:
-    """Melds from ``"AS 2S 3S | 7H 7D 7C"`` or from lists of codes (or of such strings)."""
-    if isinstance(text, str):
-        groups = [split_tokens(g) for g in text.split("|") if g.strip()]
+MeldsInput = str | Sequence[Meld | str | Sequence[str]]
+
+
+def parse_melds(melds: MeldsInput) -> list[Meld]:
+    """Melds from ``"AS 2S 3S | 7H 7D 7C"``, or from a sequence of melds, each a :class:`Meld`,
+    a string of codes or a list of codes. Raises ``InvalidMeldError`` or ``CardParseError``.
+
+    >>> [str(m) for m in parse_melds([["AS", "2S", "3S"], "7h 7d 7c"])]
+    ['A♠ 2♠ 3♠', '7♥ 7♦ 7♣']
+    """
+    if isinstance(melds, str):
+        groups: list[Meld | str | Sequence[str]] = [g for g in melds.split("|") if g.strip()]
     else:
-        groups = [split_tokens(g) if isinstance(g, str) else list(g) for g in text]
-    return [Meld.from_cards(parse_card(t) for t in group) for group in groups]
+        groups = list(melds)
+    out = []
+    for group in groups:
+        if isinstance(group, Meld):
+            out.append(group)
+        else:
+            tokens = split_tokens(group) if isinstance(group, str) else list(group)
+            out.append(Meld.from_cards(parse_card(t) for t in tokens))
+    return out
 
 
 def settle(
     knocker: str | Iterable[int],
     defender: str | Iterable[int],
-    knocker_melds: str | Sequence | None = None,
+    knocker_melds: MeldsInput | None = None,
     rules: Rules = DEFAULT_RULES,
 ) -> Settlement:
     """Settle a showdown from the knocker's 10 cards (after the discard) and the defender's.
@@ -201,9 +214,7 @@ def settle(
         raise DuplicateCardError(f"card in both hands: {both}")
 
     if knocker_melds is not None:
-        melds = parse_melds(knocker_melds) if not isinstance(knocker_melds, list) or not (
-            knocker_melds and isinstance(knocker_melds[0], Meld)
-        ) else list(knocker_melds)
+        melds = parse_melds(knocker_melds)
         used = 0
         for m in melds:
             if m.mask & used:

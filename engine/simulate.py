@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.bots import Bot
 from engine.game import HandState, Phase
 from engine.rules import DEFAULT_RULES, Rules
-from engine.table import HandRecord, Table, draw_roles
+from engine.table import HandRecord, Seat, Table, draw_roles
 
 MAX_ACTIONS = 500  # a hand cannot last longer: 31 stock cards, 2 actions a turn
 
@@ -24,10 +25,10 @@ class PlayedHand:
     game: int
     record: HandRecord
     stock_left: int
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]  # the bots' names, player by player
 
 
-def play_hand(state: HandState, bots: dict[str, Bot], check: Callable[[HandState], None] | None = None) -> HandState:
+def play_hand(state: HandState, bots: dict[Seat, Bot], check: Callable[[HandState], None] | None = None) -> HandState:
     """Play a dealt hand to its end. ``bots`` by seat; ``check`` is called after every action."""
     for _ in range(MAX_ACTIONS):
         if state.phase is Phase.OVER:
@@ -42,29 +43,29 @@ def play_hand(state: HandState, bots: dict[str, Bot], check: Callable[[HandState
 
 def play_game(
     game: int,
-    names: Sequence[str],
+    names: tuple[str, str, str],
     bots: Sequence[Bot],
     rng: random.Random,
     rules: Rules = DEFAULT_RULES,
     check: Callable[[HandState], None] | None = None,
 ) -> Iterator[PlayedHand]:
     """Play one game to ``rules.target``, yielding each hand as it is recorded."""
-    table = Table(tuple(names), draw_roles(rng).roles, rules)  # type: ignore[arg-type]
+    table = Table(names, draw_roles(rng).roles, rules)
     labels = tuple(b.name for b in bots)
     while not table.over:
         roles = table.roles
         state = HandState.deal(rng, rules)
-        play_hand(state, {"box": bots[roles.box], "captain": bots[roles.captain]}, check)
+        play_hand(state, {Seat.BOX: bots[roles.box], Seat.CAPTAIN: bots[roles.captain]}, check)
         assert state.outcome is not None
         table = table.record(state.outcome.to_result())
-        yield PlayedHand(game, table.history[-1], state.outcome.stock_left, labels)  # type: ignore[arg-type]
+        yield PlayedHand(game, table.history[-1], state.outcome.stock_left, labels)
 
 
-def hand_log(played: PlayedHand, names: Sequence[str]) -> dict:
+def hand_log(played: PlayedHand, names: Sequence[str]) -> dict[str, Any]:
     """One hand as the log's JSON object: exactly the keys of the contract."""
     rec = played.record
     r = rec.result
-    knocker = None if r.knocker is None else names[getattr(rec.roles, r.knocker)]
+    knocker = None if r.knocker is None else names[rec.roles.player(r.knocker)]
     return {
         "game": played.game,
         "hand": rec.number,

@@ -1,40 +1,59 @@
-"""The three-player table: roles, the role draw, rotation after each hand, the scores.
+"""The three-player table: seats and roles, the role draw, rotation after each hand, the scores.
 
 Pure bookkeeping shared by the simulated game (:mod:`engine.game`) and the scoresheet of
-real games: a :class:`Table` is rebuilt by replaying its hands, so undo is "replay one
-fewer".
+real games: a :class:`Table` is its players, the first hand's roles and the hands played;
+the roles and scores now are those after its last hand, so undo is one hand fewer.
 
 Roles (RULES.md): **box** (plays alone, deals every hand), **captain** (plays for the team),
-**sitter** (sits out, never scores). After a hand the box won: the box stays, captain and
-sitter swap. After a hand the box lost: the box sits out, the captain goes into the box,
-the sitter becomes captain. After a draw nobody moves and the box deals again.
+**sitter** (sits out, never scores). The box and the captain are the two seats that play
+a hand (:class:`Seat`). After a hand the box won: the box stays, captain and sitter swap. After a hand
+the box lost: the box sits out, the captain goes into the box, the sitter becomes captain.
+After a draw nobody moves and the box deals again.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Literal, get_args
 
 from engine.cards import CODES, Card
-from engine.errors import GinsightError
+from engine.errors import GameError, RoleDrawTie
 from engine.rules import DEFAULT_RULES, Rules
 
-ROLES = ("box", "captain", "sitter")
-RESULTS = ("knock", "undercut", "gin", "draw")
+Role = Literal["box", "captain", "sitter"]
+ROLES: tuple[Role, ...] = get_args(Role)
+Result = Literal["knock", "undercut", "gin", "draw"]  # how a hand ends
+RESULTS: tuple[Result, ...] = get_args(Result)
 
 
-class GameError(GinsightError):
-    """A result or action the game cannot take (wrong player, game over, ...)."""
+class Seat(StrEnum):
+    """One of the two roles that play a hand. A seat is the word for it (``Seat.BOX ==
+    'box'``), so that it reads, prints and goes into JSON as that word.
+
+    >>> Seat("box").other()
+    <Seat.CAPTAIN: 'captain'>
+    """
+
+    BOX = "box"
+    CAPTAIN = "captain"
+
+    def other(self) -> Seat:
+        """The seat that plays against this one."""
+        return Seat.CAPTAIN if self is Seat.BOX else Seat.BOX
 
 
-class RoleDrawTie(GameError):
-    """Tied players in the role draw must draw again; ``players`` says who."""
+def seat_of(value: object, what: str) -> Seat:
+    """``value`` (a seat, or its word) as a :class:`Seat`; :class:`GameError` naming ``what``
+    when it is neither."""
+    if isinstance(value, str) and value in _SEAT_WORDS:
+        return Seat(value)
+    raise GameError(f"{what} must be 'box' or 'captain' (the sitter never plays), got {value!r}")
 
-    def __init__(self, players: Sequence[int]) -> None:
-        self.players = tuple(players)
-        names = " and ".join(f"player {q + 1}" for q in self.players)
-        super().__init__(f"tie in the role draw: {names} must draw again")
+
+_SEAT_WORDS = frozenset(Seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +68,12 @@ class Roles:
         if sorted((self.box, self.captain, self.sitter)) != [0, 1, 2]:
             raise GameError(f"roles must name three different players, got {self}")
 
-    def role_of(self, player: int) -> str:
+    def role_of(self, player: int) -> Role:
         return ROLES[(self.box, self.captain, self.sitter).index(player)]
+
+    def player(self, seat: Seat) -> int:
+        """The player in ``seat`` this hand."""
+        return self.box if seat is Seat.BOX else self.captain
 
     def after(self, box_won: bool | None) -> Roles:
         """The roles for the next hand: ``box_won`` True, False, or None for a draw."""
@@ -130,13 +153,13 @@ def draw_roles(rng: random.Random) -> RoleDraw:
 class HandResult:
     """How a hand ended, by seat: enough to score it and rotate the roles.
 
-    ``knocker`` is 'box' or 'captain' (None on a draw); ``winner`` likewise.
-    Counts are the knocker's and the defender's (after layoffs); None when not known.
+    ``knocker`` and ``winner`` are seats (None on a draw); given as words, they are read
+    as seats. Counts are the knocker's and the defender's (after layoffs); None when not known.
     """
 
-    result: str
-    knocker: str | None = None
-    winner: str | None = None
+    result: Result
+    knocker: Seat | None = None
+    winner: Seat | None = None
     points: int = 0
     knocker_deadwood: int | None = None
     defender_deadwood: int | None = None
@@ -148,36 +171,37 @@ class HandResult:
             if self.knocker is not None or self.winner is not None or self.points:
                 raise GameError("a draw has no knocker, no winner and no points")
             return
-        for name in ("knocker", "winner"):
-            if getattr(self, name) not in ("box", "captain"):
-                raise GameError(f"{name} must be 'box' or 'captain' (the sitter never plays)")
+        knocker = seat_of(self.knocker, "knocker")
+        winner = seat_of(self.winner, "winner")
+        object.__setattr__(self, "knocker", knocker)
+        object.__setattr__(self, "winner", winner)
         if self.points < 0:
             raise GameError("points cannot be negative")
-        expected = self.knocker if self.result in ("knock", "gin") else _other(self.knocker)
-        if self.winner != expected:
-            raise GameError(f"on {self.result!r} the winner is the {expected}, not the {self.winner}")
+        expected = knocker if self.result in ("knock", "gin") else knocker.other()
+        if winner is not expected:
+            raise GameError(f"on {self.result!r} the winner is the {expected}, not the {winner}")
 
     @classmethod
     def from_counts(
-        cls, knocker: str, knocker_deadwood: int, defender_deadwood: int, rules: Rules = DEFAULT_RULES
+        cls, knocker: Seat, knocker_deadwood: int, defender_deadwood: int, rules: Rules = DEFAULT_RULES
     ) -> HandResult:
-        """Score a hand from the two counts (the defender's after layoffs)."""
+        """Score a hand from the two counts (the defender's after layoffs).
+
+        >>> r = HandResult.from_counts(Seat.BOX, 8, 6)
+        >>> r.result, r.winner, r.points
+        ('undercut', <Seat.CAPTAIN: 'captain'>, 12)
+        """
         from engine.showdown import score  # local: keeps this module light
 
-        if knocker not in ("box", "captain"):
-            raise GameError("the knocker must be 'box' or 'captain'")
+        seat = seat_of(knocker, "the knocker")
         for name, n in (("knocker", knocker_deadwood), ("defender", defender_deadwood)):
             if not 0 <= n <= 100:
                 raise GameError(f"the {name}'s count must be between 0 and 100, got {n}")
         if knocker_deadwood > rules.knock_limit:
             raise GameError(f"the knocker's count {knocker_deadwood} is above the knock limit {rules.knock_limit}")
         outcome, side, points = score(knocker_deadwood, defender_deadwood, rules)
-        winner = knocker if side == "knocker" else _other(knocker)
-        return cls(outcome, knocker, winner, points, knocker_deadwood, defender_deadwood)
-
-
-def _other(seat: str | None) -> str:
-    return "captain" if seat == "box" else "box"
+        winner = seat if side == "knocker" else seat.other()
+        return cls(outcome, seat, winner, points, knocker_deadwood, defender_deadwood)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,17 +214,22 @@ class HandRecord:
     winner_player: int | None
     scores: tuple[int, int, int]
 
+    @property
+    def next_roles(self) -> Roles:
+        """The roles for the hand after this one."""
+        winner = self.result.winner
+        return self.roles.after(None if winner is None else winner is Seat.BOX)
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """Three players' totals and seats over a game to ``rules.target``."""
+    """Three players' totals and seats over a game to ``rules.target``: the first hand's
+    roles and the hands played, from which the roles and scores now follow."""
 
     players: tuple[str, str, str]
     first_roles: Roles
     rules: Rules = DEFAULT_RULES
     history: tuple[HandRecord, ...] = ()
-    roles: Roles = field(default=None)  # type: ignore[assignment]
-    scores: tuple[int, int, int] = (0, 0, 0)
 
     def __post_init__(self) -> None:
         if len(self.players) != 3:
@@ -210,43 +239,49 @@ class Table:
             raise GameError("player names cannot be empty")
         if len({n.casefold() for n in names}) != 3:
             raise GameError("player names must differ")
-        if self.roles is None:
-            object.__setattr__(self, "roles", self.first_roles)
+
+    @property
+    def roles(self) -> Roles:
+        """Who sits where for the next hand."""
+        return self.history[-1].next_roles if self.history else self.first_roles
+
+    @property
+    def scores(self) -> tuple[int, int, int]:
+        return self.history[-1].scores if self.history else (0, 0, 0)
 
     @property
     def winner(self) -> int | None:
         """The player who reached the target (the game is over), else None."""
-        best = max(range(3), key=lambda p: self.scores[p])
-        return best if self.scores[best] >= self.rules.target else None
+        scores = self.scores
+        best = max(range(3), key=lambda p: scores[p])
+        return best if scores[best] >= self.rules.target else None
 
     @property
     def over(self) -> bool:
         return self.winner is not None
 
-    def player_of(self, seat: str) -> int:
-        return getattr(self.roles, seat)
+    def player_of(self, seat: Seat) -> int:
+        return self.roles.player(seat_of(seat, "seat"))
 
     def record(self, result: HandResult) -> Table:
         """The table after one more hand. The team's points go to the captain."""
-        if self.over:
-            raise GameError(f"the game is over: {self.players[self.winner]} reached {self.rules.target}")
+        done = self.winner
+        if done is not None:
+            raise GameError(f"the game is over: {self.players[done]} reached {self.rules.target}")
+        roles = self.roles
         scores = list(self.scores)
         winner = None
-        if result.result != "draw":
-            winner = self.player_of(result.winner)
+        if result.winner is not None:  # None on a draw
+            winner = roles.player(result.winner)
             scores[winner] += result.points
-        rec = HandRecord(len(self.history) + 1, self.roles, result, winner, (scores[0], scores[1], scores[2]))
-        box_won = None if result.result == "draw" else result.winner == "box"
-        return replace(self, history=(*self.history, rec), roles=self.roles.after(box_won), scores=rec.scores)
+        rec = HandRecord(len(self.history) + 1, roles, result, winner, (scores[0], scores[1], scores[2]))
+        return replace(self, history=(*self.history, rec))
 
     def undo(self) -> Table:
         """The table without its last hand."""
         if not self.history:
             raise GameError("no hand to undo")
-        table = Table(self.players, self.first_roles, self.rules)
-        for rec in self.history[:-1]:
-            table = table.record(rec.result)
-        return table
+        return replace(self, history=self.history[:-1])
 
     def describe_roles(self) -> str:
         r = self.roles
@@ -262,15 +297,20 @@ def format_draw(draw: RoleDraw, players: Sequence[str]) -> str:
 
 
 __all__ = [
+    "RESULTS",
     "ROLES",
-    "GameError",
+    "GameError",  # defined in engine.errors, raised here
     "HandRecord",
     "HandResult",
+    "Result",
+    "Role",
     "RoleDraw",
-    "RoleDrawTie",
+    "RoleDrawTie",  # defined in engine.errors, raised here
     "Roles",
+    "Seat",
     "Table",
     "draw_roles",
     "format_draw",
     "roles_from_draw",
+    "seat_of",
 ]

@@ -3,8 +3,9 @@
 import pytest
 
 from engine.cards import DECK, parse_card, parse_cards
-from engine.game import HandState, IllegalActionError, Phase
-from engine.table import HandResult, Roles, Table
+from engine.errors import GinsightError, IllegalActionError
+from engine.game import ACTION_KINDS, Action, HandState, Phase
+from engine.table import HandResult, Roles, Seat, Table
 
 
 def deck_for(captain: str, box: str, upcard: str, stock_top: str = "") -> list:
@@ -25,6 +26,30 @@ def test_deal_order():
     assert sorted(s.hands["box"]) == sorted(parse_cards(BOX))
     assert s.pile == [parse_card("2D")] and s.stock[-1] == parse_card("KD")
     assert len(s.stock) == 31 and s.card_count() == 52
+
+
+def test_actions_read_from_text():
+    texts = ("take", "pass", "stock", "pile", "discard QS", "knock 7H")
+    assert tuple(Action.parse(t).kind for t in texts) == ACTION_KINDS
+    assert Action.parse(" KNOCK  7h ") == Action("knock", parse_card("7H"))
+    assert [str(Action.parse(t)) for t in texts] == list(texts)
+
+
+@pytest.mark.parametrize(("text", "needle"), [("", "empty action"), ("draw", "not an action"),
+                                              ("take AS", "not an action"), ("discard", "not an action"),
+                                              ("knock 1S", "unknown rank")])
+def test_bad_action_text(text, needle):
+    with pytest.raises(GinsightError, match=needle):
+        Action.parse(text)
+
+
+def test_the_seats_take_turns():
+    s = HandState.from_deck(deck_for(CAPTAIN, BOX, "KC", "2H"))
+    assert (s.to_play, s.opponent) == (Seat.CAPTAIN, Seat.BOX)
+    s.apply("pass")
+    assert (s.to_play, s.opponent) == (Seat.BOX, Seat.CAPTAIN)
+    view = s.view("captain")
+    assert view.seat is Seat.CAPTAIN and sorted(view.hand) == sorted(parse_cards(CAPTAIN))
 
 
 def test_upcard_refused_by_both_then_captain_draws_from_stock():
@@ -60,7 +85,7 @@ def test_knock_on_the_first_turn():
     s.apply("knock 4D")  # melds A23S 777 9TJC, deadwood 2D
     o = s.outcome
     assert s.phase is Phase.OVER
-    assert (o.result, o.knocker, o.winner, o.knocker_deadwood) == ("knock", "captain", "captain", 2)
+    assert (o.result, o.knocker, o.winner, o.knocker_deadwood) == ("knock", Seat.CAPTAIN, Seat.CAPTAIN, 2)
     assert o.defender_deadwood == 72  # QC laid off onto 9-10-J of clubs
     assert o.points == 70 and o.stock_left == 31
 

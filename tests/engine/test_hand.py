@@ -3,7 +3,7 @@ import pytest
 from engine.cards import parse_cards
 from engine.errors import HandSizeError
 from engine.hand import analyse_hand, discard_options
-from engine.melds import min_deadwood
+from engine.masks import min_deadwood
 from engine.rules import Rules
 
 

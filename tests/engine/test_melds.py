@@ -2,7 +2,8 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.errors import InvalidMeldError
-from engine.melds import Meld, all_best_arrangements, best_arrangement, min_deadwood
+from engine.masks import min_deadwood
+from engine.melds import Meld, all_best_arrangements, best_arrangement
 
 
 def codes(arrangement):

@@ -10,8 +10,8 @@ import pyspiel  # a test extra: missing, this module fails rather than skips
 import pytest
 
 from engine.cards import cards_to_mask, parse_cards
-from engine.melds import discard_deadwoods_mask, min_deadwood
-from tests.hands import GENERATORS
+from engine.deals import GENERATORS
+from engine.masks import discard_deadwoods_mask, min_deadwood
 
 _SUIT_TO_OS = {0: 0, 1: 3, 2: 2, 3: 1}  # S H D C -> s c d h
 

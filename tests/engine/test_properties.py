@@ -8,11 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import DECK, VALUES, parse_card, parse_cards
+from engine.deals import GENERATORS
 from engine.hand import discard_options
-from engine.melds import Meld, all_best_arrangements, best_arrangement, min_deadwood
+from engine.masks import min_deadwood
+from engine.melds import Meld, all_best_arrangements, best_arrangement
 from engine.showdown import best_defence, settle
 from tests import reference
-from tests.hands import GENERATORS, knock_deal
+from tests.hands import knock_deal
 
 cards_st = st.lists(st.sampled_from(range(52)), unique=True)
 dense_st = st.sampled_from(list(GENERATORS.values())).flatmap(
@@ -90,7 +92,7 @@ def test_showdown_matches_brute_force(seed):
         assert r.defender.deadwood == (reference.min_deadwood(defender) if gin else expected)
 
 
-def test_showdown_issue_example_against_reference():
+def test_defender_breaks_the_eights_against_reference():
     knocker = parse_cards("5S 6S 7S 9C TC JC KS KC KD JD")
     melds = [parse_cards("5S 6S 7S"), parse_cards("9C TC JC"), parse_cards("KS KC KD")]
     assert reference.defender_deadwood(melds, parse_cards("2S 8S 9S AC 2C 7C 8C 2D 8D 2H")) == 9

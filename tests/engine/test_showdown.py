@@ -10,7 +10,7 @@ def layoffs(result):
     return [(x.card.code, " ".join(x.meld.codes)) for x in result.defender.layoffs]
 
 
-def test_issue_example_defender_breaks_the_eights_and_undercuts():
+def test_defender_breaks_the_eights_and_undercuts():
     r = settle("5S 6S 7S 9C TC JC KS KC KD JD", "2S 8S 9S AC 2C 7C 8C 2D 8D 2H",
                "5S 6S 7S | 9C TC JC | KS KC KD")
     assert layoffs(r) == [("8S", "5S 6S 7S"), ("9S", "5S 6S 7S"), ("8C", "9C TC JC"), ("7C", "9C TC JC")]

@@ -1,9 +1,45 @@
+import json
 import random
 
 import pytest
 
 from engine.cards import parse_card
-from engine.table import GameError, RoleDrawTie, Roles, Table, draw_roles, roles_from_draw
+from engine.errors import GameError, RoleDrawTie
+from engine.table import HandResult, Roles, Seat, Table, draw_roles, roles_from_draw
+
+
+def test_each_seat_plays_against_the_other():
+    assert Seat.BOX.other() is Seat.CAPTAIN
+    assert Seat.CAPTAIN.other() is Seat.BOX
+    assert list(Seat) == [Seat.BOX, Seat.CAPTAIN]
+
+
+def test_a_seat_is_the_word_for_it():
+    assert Seat("box") is Seat.BOX and Seat.CAPTAIN == "captain"
+    assert f"{Seat.BOX}" == "box" and {"captain": 1}[Seat.CAPTAIN] == 1
+    assert json.dumps({Seat.BOX: Seat.CAPTAIN}) == '{"box": "captain"}'
+
+
+def test_roles_name_the_player_in_each_seat():
+    roles = Roles(box=2, captain=0, sitter=1)
+    assert (roles.player(Seat.BOX), roles.player(Seat.CAPTAIN)) == (2, 0)
+    assert [roles.role_of(p) for p in range(3)] == ["captain", "sitter", "box"]
+
+
+def test_a_result_written_as_words_holds_seats():
+    r = HandResult("undercut", "box", "captain", 12)
+    assert r.knocker is Seat.BOX and r.winner is Seat.CAPTAIN
+    assert HandResult.from_counts("captain", 3, 20).winner is Seat.CAPTAIN
+    assert HandResult.from_counts(Seat.BOX, 8, 6).winner is Seat.CAPTAIN
+
+
+def test_a_table_replays_its_hands_for_roles_and_scores():
+    t = Table(("Ann", "Bob", "Cy"), Roles(0, 1, 2))
+    t = t.record(HandResult.from_counts("captain", 3, 20)).record(HandResult("draw"))
+    t = t.record(HandResult.from_counts("box", 0, 8))
+    assert [r.roles for r in t.history] == [Roles(0, 1, 2), Roles(1, 2, 0), Roles(1, 2, 0)]
+    assert t.scores == (0, 50, 0) and t.roles == Roles(1, 0, 2)
+    assert t.player_of(Seat.CAPTAIN) == 0
 
 
 def cards(*codes):
