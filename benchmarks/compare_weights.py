@@ -2,7 +2,7 @@
 the figures by which a training run is kept or dropped.
 
 For each data set written by ``ginsight dataset`` and each weights folder:
-- the classifier's top-1 on the validation crops at its own side (read at the reader's turns),
+- the classifier's top-1 on the validation crops at its own side (turned upright as the reader turns them),
   as they are and turned black and white, and the share of clubs read as spades and of spades
   read as clubs: from ``crops/``, or from ``crops-<side>/`` for a
   classifier of another side (the crops folder of the same data set written again with the
@@ -40,8 +40,8 @@ def grey_photo(path: Path) -> np.ndarray:
 
 
 def crop_reads(reader: Reader, x: np.ndarray) -> np.ndarray:
-    """The class each crop is read as, the classifier asked as the reader asks it (at its turns, or
-    an upright classifier's crops turned upright by the way-up reader: ``Reader.crop_probs``)."""
+    """The class each crop is read as, the classifier asked as the reader asks it (turned upright
+    by the way-up reader: ``Reader.crop_probs``)."""
     return reader.crop_probs(x).argmax(1)
 
 
@@ -68,8 +68,9 @@ LOOKS = {"photos": None, "photos_grey": grey_photo}  # the photos as they are, a
 def measure(reader: Reader, data: Path, truths: list, loaded: dict, looks: tuple[str, ...] = tuple(LOOKS)) -> dict:
     """``loaded``: crops folder -> (x, grey x, y), filled here, shared by both weights folders;
     ``looks``: the photos read as they are ("photos") and made black and white ("photos_grey")."""
-    folder = crops_for(data, reader.classifier.size)
-    out = {"crop_side": reader.classifier.size, "crops": None, "crop_top1": None, "crop_top1_grey": None,
+    side = reader.networks.classifier.size
+    folder = crops_for(data, side)
+    out = {"crop_side": side, "crops": None, "crop_top1": None, "crop_top1_grey": None,
            "clubs_read_as_spades": None, "spades_read_as_clubs": None}
     if folder is not None:
         if folder not in loaded:

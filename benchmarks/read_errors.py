@@ -3,14 +3,14 @@ not report, which step lost it; for every card it reports that the labels do not
 under it.
 
 Each photo is read as the shipped reader reads it, and once more (at the aspect the reader kept:
-a square photo maybe widened, Settings.aspects) with every detector box down to ``--low`` kept
+a square photo maybe widened, ``Looks.aspects``) with every detector box down to ``--low`` kept
 and nothing dropped (no ``min_index``, no pairing), so that each labelled index can be traced
 (the networks' answers are remembered, so that second read asks the detector nothing new). A
 labelled card not reported (or reported as another code) falls in the first of these that holds:
 
-- ``no box``: no detector box at ``det_conf`` overlaps any of its indices (IoU >= 0.3);
+- ``no box``: no detector box at ``detection.conf`` overlaps any of its indices (IoU >= 0.3);
   ``low box`` if one does at ``--low``;
-- ``read none``: a box at ``det_conf`` overlaps, but the classifier reads it likeliest as no
+- ``read none``: a box at ``detection.conf`` overlaps, but the classifier reads it likeliest as no
   index;
 - ``read other``: boxes found, but each is read likeliest as another code (the commonest
   codes are listed);
@@ -57,10 +57,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.settings_sweep import remembering  # noqa: E402
+from benchmarks.reader_steps import remembering  # noqa: E402
+from vision.detect import Found, find_indices  # noqa: E402
 from vision.evaluate import iou, load_truth, synthetic_validation  # noqa: E402
-from vision.image import is_grey, load_image, stretch  # noqa: E402
-from vision.reader import Reader, _detector_score, stretch_scale, unstretch_box, unstretch_index  # noqa: E402
+from vision.grouping import detector_score  # noqa: E402
+from vision.image import load_image, stretch  # noqa: E402
+from vision.looks import stretch_scale, unstretch_box, unstretch_index  # noqa: E402
+from vision.reader import Networks, Reader  # noqa: E402
+from vision.settings import Settings  # noqa: E402
 
 MATCH = 0.3  # IoU for a box to be a labelled index's
 
@@ -71,19 +75,23 @@ def truths_of(folder: Path, photos: int | None):
     return load_truth(folder)[:photos]
 
 
-def labelled_reads(reader: Reader, img, boxes, settings, grey: bool) -> list[list]:
+class FixedBoxes:
+    """A stand-in detector that finds exactly ``boxes``, each at score 1."""
+
+    def __init__(self, boxes: np.ndarray) -> None:
+        self.boxes = boxes
+
+    def __call__(self, img, conf: float, iou: float, scales) -> Found:
+        return Found(self.boxes, np.ones(len(self.boxes), np.float32))
+
+
+def labelled_reads(reader: Reader, img, boxes, settings: Settings) -> list[list]:
     """The reader's read of each of ``boxes`` (in ``img``'s pixels) as if its detector had
     found exactly them at score 1: [code, probability] each, "none" where it reads no index
     (the classifier's "no index" likeliest), read with ``settings`` (min_index 0, no pairing)."""
     boxes = np.array(boxes, np.float32).reshape(-1, 4)
-    shipped = reader.settings
-    reader._find = lambda *_: (boxes, np.ones(len(boxes), np.float32), len(boxes))  # the instance's, not the class's
-    reader.settings = settings
-    try:
-        reads = reader._read_at(img, settings.det_scales, grey)
-    finally:
-        del reader._find
-        reader.settings = shipped
+    boxed = Reader(networks=replace(reader.networks, detector=FixedBoxes(boxes)), settings=settings)
+    reads, _ = boxed.read_indices(img, zoom=False)
     out = []
     for box in boxes:
         same = [r for r in reads if np.allclose(r.box, box, atol=1e-3)]
@@ -93,7 +101,8 @@ def labelled_reads(reader: Reader, img, boxes, settings, grey: bool) -> list[lis
 
 def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None, labelled: bool = False) -> dict:
     shipped = reader.settings
-    loose = replace(shipped, det_conf=low, min_index=0.0, pair_share=0.0)
+    loose = shipped.changed(**{"detection.conf": low, "classification.min_index": 0.0, "grouping.pair_share": 0.0})
+    tracer = Reader(networks=reader.networks, settings=loose)
     tally: dict[str, Counter] = defaultdict(Counter)
     read_as: dict[str, Counter] = defaultdict(Counter)
     rows, wrong = [], []
@@ -110,14 +119,8 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
         # traced in the photo the cards were read from: widened where the reader kept that read
         seen = stretch(img, reading.aspect)
         scale = stretch_scale(img, seen)
-        det_boxes, det_scores = reader.detector(seen, conf=low, scales=shipped.det_scales,
-                                                turns=shipped.det_turns, fuse=shipped.det_fuse)
-        grey = reader.grey_suit is not None and is_grey(seen)
-        reader.settings = loose
-        try:
-            every = reader._read_at(seen, shipped.det_scales, grey)
-        finally:
-            reader.settings = shipped
+        det_boxes, det_scores = find_indices(reader.networks.detector, seen, loose.detection)
+        every, _ = tracer.read_indices(seen, zoom=False)
         det_boxes = [unstretch_box(b, scale) for b in det_boxes]
         every = [unstretch_index(r, scale) for r in every]
         by_code = defaultdict(list)
@@ -128,7 +131,7 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
             if code in cards:
                 continue
             mine = [r for r in every if max(iou(r.box, b) for b in boxes) >= MATCH]
-            strong = [r for r in mine if _detector_score(r) >= shipped.det_conf]
+            strong = [r for r in mine if detector_score(r) >= shipped.detection.conf]
             boxed = [s for b0, s in zip(det_boxes, det_scores, strict=True)
                      if max(iou(b0, b) for b in boxes) >= MATCH]
             kept = [r for r in reads if r.card == code and max(iou(r.box, b) for b in boxes) >= MATCH]
@@ -138,23 +141,23 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
                 cause = "rules"
             elif not strong:
                 # a box the classifier reads likeliest as no index, or only weaker boxes, or none
-                cause = ("read none" if any(sc >= shipped.det_conf for sc in boxed)
+                cause = ("read none" if any(sc >= shipped.detection.conf for sc in boxed)
                          else "low box" if boxed else "no box")
             elif all(r.card != code for r in strong):
                 cause = "read other"
                 for r in strong:
                     read_as[t.group][f"{code}->{r.card}"] += 1
-            elif all(r.confidence < shipped.min_index for r in strong if r.card == code):
+            elif all(r.confidence < shipped.classification.min_index for r in strong if r.card == code):
                 cause = "read weak"
             else:
                 cause = "paired away"  # read as its code, then read with another index as another
             tally[t.group][cause] += 1
             row = {"image": t.image.name, "card": code, "cause": cause,
-                   "reads": [[r.card, round(r.confidence, 3), round(_detector_score(r), 3)] for r in mine]}
+                   "reads": [[r.card, round(r.confidence, 3), round(detector_score(r), 3)] for r in mine]}
             if labelled:
                 sx, sy = scale
                 row["labelled"] = labelled_reads(reader, seen, [(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy)
-                                                               for b in boxes], loose, grey)
+                                                               for b in boxes], loose)
                 mine_read = [q for c, q in row["labelled"] if c == code]
                 if mine_read:
                     tally[t.group][LABELLED[0]] += 1
@@ -218,7 +221,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args()
     errata = json.loads(a.errata.read_text()) if a.errata else []
-    reader = remembering(Reader(a.weights))
+    weights = a.weights or Path(__file__).resolve().parents[1] / "models" / "weights"
+    reader = Reader(weights, networks=remembering(Networks.load(weights)))
     out = {}
     for folder in a.data:
         res = causes(reader, truths_of(folder, a.photos), a.low, errata, a.labelled)

@@ -27,9 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a classifier of crops turned upright first (by the way each index faces, as the crops "
                              "record it); the reader then turns its crops by the way-up reader's angle. Default: "
                              "as the classifier --resume goes on from was trained (the shipped one: upright), "
-                             "else at any turn")
+                             "else upright")
     parser.add_argument("--cls-any-turn", dest="cls_upright", action="store_false",
-                        help="a classifier of crops at any turn, even going on from an upright one")
+                        help="a classifier of crops at any turn, even going on from an upright one (for "
+                             "experiments: the reader reads only upright classifiers)")
     parser.add_argument("--cls-grow", action="store_true",
                         help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
                              "weights; they start as no change, so it first reads as before")

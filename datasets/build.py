@@ -30,7 +30,7 @@ from datasets.scenes import KINDS, Scene, make_scene, quad_way_up, unknown_kinds
 from engine.cards import CODES
 from vision.crops import CROP, crop_square
 from vision.evaluate import iou
-from vision.reader import NONE_CLASS
+from vision.classify import NONE_CLASS
 
 CLASS_NAMES = list(CODES)  # class id = the engine's card number, suit * 13 + rank
 CLASS_ID = {name: i for i, name in enumerate(CLASS_NAMES)}

@@ -76,23 +76,25 @@ def mine(data: Path, detector, side: int, *, conf: float, scales: tuple[float, .
 
 def read_as_card(read, settings):
     """A ``keep`` for :func:`mine`: the crops the reader would report as an index (its own
-    ``vision.reader.index_read``: a card code, confidence sqrt(detector score x probability) at
-    least ``settings.min_index``), read by ``read`` (crops -> probabilities: ``Reader.crop_probs``,
-    the classifier asked as the reader asks it, an upright one's crops turned upright first)."""
-    from vision.reader import index_read
+    ``vision.grouping.index_read``: a card code, confidence sqrt(detector score x probability) at
+    least ``settings.classification.min_index``), read by ``read`` (crops -> probabilities:
+    ``Reader.crop_probs``, the classifier asked as the reader asks it, crops turned upright first)."""
+    from vision.grouping import index_read
 
     def keep(crops: np.ndarray, scores: np.ndarray) -> np.ndarray:
         probs = read(crops)
         # The box does not enter the decision; the reader's rule is applied as it stands.
-        return np.array([index_read((0.0, 0.0, 0.0, 0.0), float(s), p, settings) is not None
+        return np.array([index_read((0.0, 0.0, 0.0, 0.0), float(s), p, settings.classification.min_index) is not None
                          for s, p in zip(scores, probs, strict=True)], bool)
 
     return keep
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.onnx import IndexClassifier, IndexDetector
-    from vision.reader import DEFAULT_WEIGHTS, NONE_CLASS, Settings
+    from vision.classify import NONE_CLASS
+    from vision.networks import IndexClassifier, IndexDetector
+    from vision.reader import DEFAULT_WEIGHTS
+    from vision.settings import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, type=Path, help="a folder written by `ginsight dataset`")
@@ -109,12 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.load(args.weights)
     keep = None
     if args.read_as_card:  # the reader's own networks, loaded once: its detector mines, its classifier keeps
-        from vision.onnx import first_member
         from vision.reader import Reader
 
         reader = Reader(args.weights)
-        detector = first_member(reader.detector)  # a group's first: as without --read-as-card
-        side = reader.classifier.size
+        detector, side = reader.networks.detector, reader.networks.classifier.size
         keep = read_as_card(reader.crop_probs, settings)
     else:
         detector = IndexDetector(args.weights / "detector.onnx")
@@ -125,14 +125,14 @@ def main(argv: list[str] | None = None) -> int:
         if done % 250 == 0 or done == total:
             print(f"{done}/{total} photos, {time.time() - t0:.0f} s", flush=True)
 
-    x, counts = mine(args.data, detector, side, conf=settings.det_conf, scales=settings.det_scales,
+    x, counts = mine(args.data, detector, side, conf=settings.detection.conf, scales=settings.detection.scales,
                      limit=args.limit, skip=args.skip, keep=keep, progress=progress)
     x = np.repeat(x, args.repeat, axis=0)
     out = args.out or args.data / "crops-neg"
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / "train-neg-0000.npz", x=x, y=np.full(len(x), NONE_CLASS, np.int16))
     summary = {**counts, "written": len(x), "skip": args.skip, "read_as_card": args.read_as_card,
-               "repeat": args.repeat, "side": side, "conf": settings.det_conf, "scales": list(settings.det_scales),
+               "repeat": args.repeat, "side": side, "conf": settings.detection.conf, "scales": list(settings.detection.scales),
                "max_iou": MAX_IOU, "weights": str(args.weights), "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary))

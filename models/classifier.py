@@ -441,7 +441,7 @@ def export_onnx(model, path: Path, crop: int | None = None, channels: int = CHAN
                 metadata: dict[str, str] | None = None) -> None:
     """The ONNX input side is ``crop`` (default ``vision.crops.CROP``): the reader cuts its crops
     at the side it finds there; ``channels``: 3 (BGR) or 1 (grey). ``metadata``: written into
-    the file's metadata (``vision.onnx.IndexClassifier.metadata``: how its crops are to be cut,
+    the file's metadata (``vision.networks.IndexClassifier.metadata``: how its crops are to be cut,
     e.g. the suit reader's "upright")."""
     import torch
 

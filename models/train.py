@@ -133,16 +133,16 @@ def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: 
                          upright: bool | None = None, log=print) -> dict:
     """Train the classifier (or go on from ``weights``' classifier.pt with ``resume``) into
     ``weights`` (default ``models/weights``); ``swa``: stochastic weight averaging; ``upright``: a
-    classifier of crops turned upright first (:func:`models.classifier.train_classifier`); None:
-    as the classifier it goes on from was trained (the shipped one since session 43: upright),
-    and at any turn from scratch, so that going on never changes its kind unasked."""
+    classifier of crops turned upright first (:func:`models.classifier.train_classifier`), as the
+    reader reads them; None: as the classifier it goes on from was trained, and upright from
+    scratch, so that going on never changes its kind unasked."""
     from models.classifier import train_classifier
 
     start = time.time()
     weights = _folder(weights)
     previous = weights / "classifier.pt"
     if upright is None:
-        upright = resume and previous.exists() and was_upright(previous)
+        upright = was_upright(previous) if resume and previous.exists() else True
     metrics = train_classifier(crops, weights, epochs=epochs, threads=threads, device=device, workers=workers,
                                minutes=minutes, lr=lr, export=export, grow=grow, seed=seed, swa=swa, upright=upright,
                                resume=previous if resume and previous.exists() else None, log=log)

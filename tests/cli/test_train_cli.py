@@ -217,7 +217,7 @@ def test_the_classifier_goes_on_as_it_was_trained_unless_told(tmp_path, monkeypa
 @pytest.mark.parametrize(("saved", "resume", "asked", "trained"), [
     (True, True, None, True),  # going on from an upright classifier: upright, unasked
     (False, True, None, False),
-    (True, False, None, False),  # from scratch: at any turn
+    (True, False, None, True),  # from scratch: upright, as the reader reads
     (True, True, False, False),  # told otherwise
     (False, True, True, True),
 ])

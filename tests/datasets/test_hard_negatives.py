@@ -44,7 +44,7 @@ def test_false_alarms_are_cut_from_training_photos_only(tmp_path):
 
 
 def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
-    import vision.onnx
+    import vision.networks
 
     data = _data(tmp_path)
 
@@ -52,7 +52,7 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
         def __init__(self, path):
             pass
 
-        def __call__(self, img, conf, scales, turns=(0,), fuse=False, iou=0.5):
+        def __call__(self, img, conf, scales, iou=0.5):
             return fake_detector(img, 0.2, (1.0,))
 
     class Classifier:
@@ -61,8 +61,8 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
         def __init__(self, path):
             pass
 
-    monkeypatch.setattr(vision.onnx, "IndexDetector", Detector)
-    monkeypatch.setattr(vision.onnx, "IndexClassifier", Classifier)
+    monkeypatch.setattr(vision.networks, "IndexDetector", Detector)
+    monkeypatch.setattr(vision.networks, "IndexClassifier", Classifier)
     assert main(["--data", str(data), "--weights", str(tmp_path)]) == 0
     shard = np.load(data / "crops-neg" / "train-neg-0000.npz")
     assert shard["x"].shape == (1, 16, 16, 3) and shard["y"].tolist() == [52]
@@ -78,13 +78,14 @@ def test_the_command_writes_a_shard_of_no_index_crops(tmp_path, monkeypatch):
         def __init__(self, path):
             loaded.append(path)
 
-    monkeypatch.setattr(vision.onnx, "IndexDetector", Counted)
-    monkeypatch.setattr(vision.onnx, "IndexClassifier", Counted)
+    monkeypatch.setattr(vision.networks, "IndexDetector", Counted)
+    monkeypatch.setattr(vision.networks, "IndexClassifier", Counted)
+
+    from types import SimpleNamespace
 
     class Reader:
         read_as = 3
-        detector = Detector(None)
-        classifier = Classifier(None)
+        networks = SimpleNamespace(detector=Detector(None), classifier=Classifier(None))
 
         def __init__(self, path):
             assert path == tmp_path
@@ -126,7 +127,7 @@ def test_keep_chooses_among_the_false_alarms(tmp_path):
 
 
 def test_read_as_card_keeps_what_the_reader_would_report():
-    from vision.reader import Settings
+    from vision.settings import Settings
 
     def classifier(crops):
         p = np.zeros((3, 53), np.float32)

@@ -185,7 +185,7 @@ def test_quad_way_up_is_the_way_the_indexs_top_faces():
 
 def test_scene_crops_record_the_way_their_index_faces_as_the_way_up_reader_reads_it():
     from datasets.build import _crops
-    from vision.onnx import WayUpReader
+    from vision.networks import WayUpReader
     from vision.reader import DEFAULT_WEIGHTS
 
     deck = procedural_deck(5, height=200)

@@ -121,7 +121,7 @@ def test_weights_trained_at_32_go_on_at_48_and_export_a_48_px_input(tmp_path):
     # The network pools globally: a 32-px classifier can go on training on 48-px crops, and the
     # ONNX it exports then asks for 48-px crops, which the reader cuts (IndexClassifier.size).
     from models.classifier import train_classifier
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     _crops_of_side(tmp_path / "c32", 32)
     _crops_of_side(tmp_path / "c48", 48)
@@ -169,7 +169,7 @@ def test_a_grown_classifier_first_reads_exactly_as_the_one_it_grew_from():
 def test_grown_weights_train_resume_and_export(tmp_path):
     from models.classifier import train_classifier
     from models.train import export_classifier
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     _crops_of_side(tmp_path / "c", 32)
     logged = []
@@ -225,7 +225,7 @@ def test_swa_ships_the_average_of_every_epoch_and_keeps_the_last(tmp_path):
     import torch
 
     from models.classifier import load_model, train_classifier
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     _tiny_crops(tmp_path)
     metrics = train_classifier(tmp_path, tmp_path / "w", epochs=3, batch=32, threads=1, swa=True, lr=1e-2,

@@ -30,7 +30,7 @@ def _shards(folder, side, rng):
 
 
 def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     _shards(tmp_path / "crops", 48, np.random.default_rng(0))
     metrics = suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.15, epochs=2, batch=16, log=lambda *_: None)
@@ -52,7 +52,7 @@ def test_crops_of_another_side_are_refused(tmp_path):
 def test_export_weights_writes_an_onnx_that_reads_as_the_checkpoint(tmp_path):
     import torch
 
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     model = suit.build_model().eval()
     torch.save({"model": model.state_dict(), "history": []}, tmp_path / "suit.pt")
@@ -120,7 +120,7 @@ def test_init_from_the_black_reader_copies_its_body_and_its_spade_and_club_outpu
 
 
 def test_a_tiny_grey_photo_run_writes_suit4_and_refuses_to_resume_a_black_reader(tmp_path):
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     folder = tmp_path / "crops"
     folder.mkdir()
@@ -177,7 +177,7 @@ def test_upright_crops_are_turned_back_by_their_recorded_way_and_refused_without
 def test_an_upright_run_says_so_in_its_weights_metrics_and_onnx_and_export_keeps_it(tmp_path):
     import torch
 
-    from vision.onnx import IndexClassifier
+    from vision.networks import IndexClassifier
 
     turned_shards(tmp_path / "crops")
     metrics = suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, upright=True,

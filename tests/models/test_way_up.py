@@ -57,7 +57,7 @@ def _shards(folder, rng, with_up=True):
 
 
 def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
-    from vision.onnx import WayUpReader
+    from vision.networks import WayUpReader
 
     _shards(tmp_path / "crops", np.random.default_rng(0))
     metrics = way_up.train([tmp_path / "crops"], tmp_path / "out", minutes=0.2, epochs=2, batch=16,
@@ -103,7 +103,7 @@ class _Session:
 
 
 def test_the_reader_turns_the_networks_angle_into_a_way_in_the_image():
-    from vision.onnx import WayUpReader
+    from vision.networks import WayUpReader
 
     net = WayUpReader.__new__(WayUpReader)
     net.session, net.input, net.size = _Session([0, 90, 180, 270]), "crops", 32
@@ -114,7 +114,7 @@ def test_the_reader_turns_the_networks_angle_into_a_way_in_the_image():
 
 def test_degrees_is_the_networks_angle_the_way_index_crops_records_it():
     from vision.crops import turn_upright
-    from vision.onnx import WayUpReader
+    from vision.networks import WayUpReader
 
     net = WayUpReader.__new__(WayUpReader)
     net.session, net.input, net.size = _Session([0, 90, 180, 270, 30]), "crops", 32
