@@ -28,19 +28,19 @@ from datasets.backgrounds import Backgrounds
 from datasets.decks import fetched_decks, load_deck, procedural_deck
 from datasets.scenes import KINDS, Scene, make_scene, quad_way_up, unknown_kinds
 from engine.cards import CODES
+from vision.classify import NONE_CLASS
 from vision.crops import CROP, crop_square
 from vision.evaluate import iou
-from vision.classify import NONE_CLASS
 
 CLASS_NAMES = list(CODES)  # class id = the engine's card number, suit * 13 + rank
 CLASS_ID = {name: i for i, name in enumerate(CLASS_NAMES)}
 SHARD = 200  # images per worker task
-# The chance that a photo has a joker among its cards (session 19), drawn from a stream of its
-# own (seed, image, JOKER_STREAM) so that the other photos are those the seed gave before.
+# The chance that a photo has a joker among its cards, drawn from a stream of its own (seed,
+# image, JOKER_STREAM) so that the other photos are those the seed gives without jokers.
 JOKERS = 0.15
 JOKER_STREAM = 7919
-# The chance that a photo of cards held up is backlit (session 20, scenes._backlit), drawn from a
-# stream of its own likewise: 0 writes the photos of sets made before.
+# The chance that a photo of cards held up is backlit (scenes._backlit), drawn from a stream of
+# its own likewise: 0 writes the photos the seed gives with no backlight.
 BACKLIT = 0.25
 LIGHT_STREAM = 7927
 
@@ -149,9 +149,9 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     on a set without writing its training photos again. ``kinds``: only these scene kinds
     (``scenes.KINDS``), each as likely, e.g. a set of held-up cards alone; by default every kind
     at its share. ``jokers``: the chance that a photo has one of its deck's jokers among its
-    cards, unlabelled (``scenes.make_scene``); 0 writes the photos of sets made before session
-    19, when no photo had a joker. ``backlit``: the chance that a photo of cards held up is
-    backlit (``scenes._backlit``); 0 writes the photos of sets made before session 20.
+    cards, unlabelled (``scenes.make_scene``); 0 writes the seed's photos with no joker in any.
+    ``backlit``: the chance that a photo of cards held up is backlit (``scenes._backlit``); 0
+    writes the seed's photos with none backlit.
     ``procedural_from``: the first procedural deck's seed (decks ``procedural_from`` to
     ``procedural_from + procedural - 1``), e.g. 200 for decks no training set has, with
     ``decks=[]`` for photos of unseen decks alone."""

@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out / "train-neg-0000.npz", x=x, y=np.full(len(x), NONE_CLASS, np.int16))
     summary = {**counts, "written": len(x), "skip": args.skip, "read_as_card": args.read_as_card,
-               "repeat": args.repeat, "side": side, "conf": settings.detection.conf, "scales": list(settings.detection.scales),
+               "repeat": args.repeat, "side": side, "conf": settings.detection.conf,
+               "scales": list(settings.detection.scales),
                "max_iou": MAX_IOU, "weights": str(args.weights), "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary))

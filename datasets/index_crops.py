@@ -5,9 +5,8 @@ cut as the reader cuts a detector's box. For the classifier only (no photo, no d
 
 Why: the scene photos (``datasets.scenes``) pile every degradation on every scale, so many of
 their crops are unreadable, and few show a plain, mid-sized, squeezed and soft index. Read with
-that look, the clubs of some decks become spades (``benchmarks/webcam_reads.py`` with session
-8's classifier: gnome-plastic 0.10 of its clubs, decks no training set has 0.06, none when
-clean), the confusion the real webcam photos show.
+that look, the clubs of some decks become spades (and none when clean), the confusion the real
+webcam photos show.
 
     python -m datasets.index_crops --out data/webcam-crops --n 120000 --seed 11 [--procedural 24]
     python -m datasets.index_crops --out data/webcam-crops2 --n 150000 --seed 13 \
@@ -16,24 +15,21 @@ clean), the confusion the real webcam photos show.
         --procedural-seeds 1600-2199 --decks-per-shard 16 --procedural-share 0.5 --blur 0.4-3
 
 The second form draws from many more procedural decks (each shard builds its own few, so that
-memory stays small). Why: with 24 procedural decks in training, the classifier read 0.13 of the
-clubs of 120 decks it had never seen (seeds 200-319) as spades, up to 0.8 on some plain drawn
-clubs: too few club shapes had been seen, not too odd ones. Seeds 100-111 and 200-319 are the
-held-out decks of ``benchmarks/webcam_reads.py``: keep them out of any training set.
+memory stays small). Why: with a few dozen procedural decks in training, the classifier reads
+many clubs of decks it has never seen as spades, most of all plain drawn clubs: too few club
+shapes have been seen, not too odd ones. Seeds 100-111 and 200-319 are the held-out decks the
+readers are judged on: keep them out of any training set.
 
 The third widens the defocus (``--blur``, sigma in frame pixels, at most a fourteenth of the
 index's length). Why: real webcam frames are often softer than the default 0.4-1.6, and
-read that soft the classifier falls off: session 10's read the real designs' black indices
-0.979 right with the default blur and 0.921 at sigma 2.5
-(``models/weights/webcam-reads-session11*.json``, ``webcam_reads.py --blur 2.5-2.5``).
+a classifier trained only on the default blur reads indices that soft clearly worse.
 
 The camera look (``--look camera``, :func:`camera_crop`; ``--blur`` is then a share of the
 index's length) makes the frame as a webcam and an image set's export do: soft, sharpened,
 noisy and JPEG'd at the camera's own resolution, then shrunk to a square, unevenly for a 16:9
-frame. Why: the WIN photos' clubs are read as spades (0.84-0.91 of them in sessions 6-10)
-while most of their spades read right (0.76 in session 6's ``suit_probe.py``), and no real
-design read with the webcam look fails that way (0.01 of clubs as spades); read with the
-camera look, clubs of standard decks go to spades far more often than spades to clubs
+frame. Why: the WIN photos' clubs are read as spades while most of their spades read right,
+and no real design read with the webcam look fails that way; read with the camera look, clubs
+of standard decks go to spades far more often than spades to clubs
 (below, :func:`camera_crop`). ``--leave-out`` keeps real designs out, to read them as unseen:
 
     python -m datasets.index_crops --out data/camera-crops --n 150000 --seed 23 --look camera \
@@ -128,11 +124,8 @@ def camera_crop(rng: np.random.Generator, deck: Deck, code: str, background: np.
     is squeezed (a 16:9 frame made square), then lightly blurred, salted and JPEG'd again as an
     image set's export does. So the camera's blur ends up longest along the frame's height, not
     round. Why: a club index made so reads as a spade far more often than a spade as a club,
-    which is how the WIN photos' clubs fail: session 10's classifier read 0.07 of the 22 real
-    designs' clubs as spades this way and 0.02 of their spades as clubs, against 0.01 and 0.01
-    with the webcam look; Kennard's standard clubs 0.10-0.27 against 0.02-0.04
-    (``benchmarks/webcam_reads.py --look camera``, ``models/weights/camera-reads-session13.json``
-    and ``webcam-reads-session13.json``, column a).
+    which is how the WIN photos' clubs fail, while with the webcam look (:func:`webcam_crop`)
+    clubs and spades are rarely confused either way; Kennard's standard clubs fail most.
     """
     face, (x1, y1, x2, y2) = _index(rng, deck, code)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2

@@ -1,7 +1,8 @@
 """Jokers: cards with no index that a reader must not read as a card.
 
 Gin is played without jokers, but most decks come with two, and a joker left on the table or in
-a hand showed its corner to the reader: real-dev's one joker was read as KD (session 18). So
+a hand shows its corner to the reader, which must not read it as a card (a reader trained
+without jokers reads real-dev's one joker as a king). So
 the decks carry their jokers (:attr:`datasets.decks.Deck.jokers`), the scenes may lay one among
 the cards, unlabelled, and ``datasets.index_crops --jokers`` cuts their corners as "no index"
 crops for the classifier.

@@ -8,12 +8,12 @@ every shard of each source under a name that keeps its split and says where it c
     python -m datasets.mix --out data/mix45n/crops data/synth4/crops data/synth5/crops \\
         data/synth4/crops-neg data/synth5/crops-neg
 
-(session 8's training folder). ``train-0004.npz`` of ``data/synth4/crops`` becomes
+``train-0004.npz`` of ``data/synth4/crops`` becomes
 ``train-synth4-crops-0004.npz``. All sources must hold crops of one side, unless ``--side``
 is given: then the shards of another side are written resized to it (``cv2.INTER_AREA``), not
-linked. Session 19 took synth4's scene crops, cut at 48 px for session 5, down to the
-classifier's 32 that way rather than drawing the 8,000 photos again (``ginsight dataset --crop
-32`` would cut the same boxes straight at 32 px, a slightly different resampling).
+linked: a set's crops cut at 48 px go down to the classifier's 32 that way without drawing
+its photos again (``ginsight dataset --crop 32`` would cut the same boxes straight at 32 px, a
+slightly different resampling).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from datasets.backgrounds import Backgrounds
 from datasets.decks import Deck
 
 KINDS = {"fan": 0.26, "spread": 0.24, "single": 0.14, "showdown": 0.12, "closeup": 0.24}
-FAR_SINGLE = 1 / 3  # share of "single" photos whose card is held far from the camera (session 16)
+FAR_SINGLE = 1 / 3  # share of "single" photos whose card is held far from the camera
 MIN_VISIBLE = 0.6  # share of an index's area that must show for it to be labelled
 FINGER = -2  # owner id of pixels covered by a finger
 OUTSIDE = -3
@@ -244,12 +244,12 @@ def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def _backlit(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray) -> np.ndarray:
-    """Cards held up before a bright window or lamp, in a room of mixed light (session 20): the
+    """Cards held up before a bright window or lamp, in a room of mixed light: the
     camera exposes for what is behind them, so the cards and the hand come out darker than it and
     flatter (flare veils their ink: a black index prints grey on a grey card), and its white
     balance is far off (a green or orange cast over everything, not the few percent of
     :func:`_light`). The webcam photos of people holding up one card look so, and their indices
-    were what the detector missed most."""
+    are what a detector trained without such photos misses most."""
     front = ((owner >= 0) | (owner == FINGER)).astype(np.float32)
     if front.sum() < 1:
         return canvas

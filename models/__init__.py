@@ -1,1 +1,3 @@
-"""The card detector's training recipe, trained weights and model card (issue 4; not built yet)."""
+"""The reader's networks: the index detector's and the readers' training recipes, the trained
+weights in ``models/weights/`` (with their ONNX exports and training records) and the model card.
+"""

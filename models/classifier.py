@@ -23,7 +23,7 @@ NUM_CLASSES = 53
 CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, hearts as diamonds)
 
 
-# Residual blocks added to the trained network (session 7) to give it more room: after the
+# Residual blocks added to a trained base network to give it more room: after the
 # base module at each index, a block on that many channels with a wider middle. Its last batch
 # norm starts at zero, so a grown network first reads exactly as the one it grew from.
 GROWN = {14: (64, 128), 20: (128, 256)}  # 64 channels at 8x8, 128 at 4x4
@@ -31,13 +31,13 @@ ARCHS = ("base", "grown")
 
 # An upright reader's crops (a classifier or suit reader trained with ``upright``) are turned at
 # most this much more in training (no quarter turns), so that it learns to bear the way-up
-# reader's error: a median 1.1-1.4 degrees on held-out decks, every index within 45
-# (models/way_up.py, benchmarks/way_up_reads.py).
+# reader's error: a median of about a degree on held-out decks, every index within 45
+# (models/way_up.py).
 UPRIGHT_TURN = 10.0
 
 
 def build_model(channels: int = CHANNELS, arch: str = "base", classes: int = NUM_CLASSES):
-    """``arch`` "base": the network the reader shipped with until session 7; "grown": the same
+    """``arch`` "base": the plain network, as trained from scratch; "grown": the same
     with the residual blocks of :data:`GROWN` (its base's weights under ``base.``). ``channels``
     and ``classes``: its input and outputs (the suit reader, ``models/suit.py``: grey, two)."""
     import torch
@@ -117,7 +117,7 @@ def load_crops(folder: Path, split: str, way_up: bool = False, unknown_up: np.ra
         d = np.load(f)
         if way_up and "up" not in d and not (unknown_up is not None and np.all(d["y"] == NUM_CLASSES - 1)):
             raise ValueError(f"{f} does not say which way its indices face: write it with "
-                             "`python -m datasets.index_crops` (session 23 or later)")
+                             "`python -m datasets.index_crops`, which records it")
         xs.append(d["x"])
         ys.append(d["y"])
         if way_up:
@@ -147,7 +147,7 @@ def augment_turned(rng: np.random.Generator, batch: np.ndarray, quarter_turns: b
     """:func:`augment`, and how far each crop was turned: degrees anticlockwise, (N,) float32
     (the way-up reader, ``models/way_up.py``, learns which way an index faces from it).
     ``quarter_turns`` False and a smaller ``most_turn``: crops that stand upright stay nearly
-    so (``benchmarks/upright_suit_train.py``); the defaults draw as :func:`augment` always has."""
+    so (an upright reader's training); the defaults draw as :func:`augment` does."""
     import cv2
 
     from vision.crops import LUMA
@@ -275,8 +275,8 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     batches (0: in this process). ``minutes``: a time budget; the learning rate then follows
     the time spent, and training stops when it is used up (``epochs`` is then the most).
     ``export``: write ``classifier.onnx`` too (off where ONNX export is not wanted, e.g. on a
-    borrowed GPU machine; ``ginsight train --export`` does it later). ``grow``: the residual
-    blocks of :data:`GROWN` are added (to the resumed weights, or from scratch). ``swa``:
+    GPU machine that only trains; ``ginsight train --export`` does it later). ``grow``: the
+    residual blocks of :data:`GROWN` are added (to the resumed weights, or from scratch). ``swa``:
     stochastic weight averaging: the learning rate held at ``lr`` (after a warm-up of the first
     5% of the run) instead of the one cycle, the weights at the end of every epoch averaged, the
     batch norms' statistics then taken again over training batches; ``classifier.pt`` (and the

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The classifier's crop sets, remade from their seeds on a checkout that lacks them (data/ is
-# not kept: session 48's fresh checkout had lost sessions 41-47's sets), then mixed.
+# not kept in git, so a fresh checkout has none), then mixed.
 #
 #   bash models/crop_sets.sh make GROUP...      # make each group's sets that are missing
 #   bash models/crop_sets.sh mix OUT GROUP...   # data/OUT/crops: the groups' crops together
 # (CROP_DATA=DIR: the sets under DIR, not data/)
 #
-# A group is the session's seed of its camera-look crops' set (models/HISTORY.md, Commands):
+# A group is named by the number in its sets' names; each holds a camera-look crops' set, a
+# webcam-look one and one or two synthetic photo sets (with their hard negatives):
 #   41: cls-camera41 (seed 411, procedural decks 16000-16999), cls-webcam41 (413, 17000-17599), synth41
 #   45: cls-camera45 (451, 18000-18999), cls-webcam45 (453, 19000-19599), synth45, synth46
 #   47: 471, 20000-20999; 473, 21000-21599; synth47, synth48
@@ -15,16 +16,16 @@
 #   53: 531, 26000-26999; 533, 27000-27599; synth53, synth54
 #   55: 551, 28000-28999; 553, 29000-29599; synth55, synth56
 # Each photo and crop has its own seed, so a set made again holds the crops it held (the false
-# alarms too, from the detector shipped since session 34). One group is about 35-47 minutes on
-# the 2-core VM (the webcam look needs about 8.8 GB a worker): sessions 45-47 trained on every
-# earlier group with the new one beside; new crops alone drifted toward the procedural decks
-# (session 48). The shipped deck images must be fetched first (datasets.decks.fetch_decks).
+# alarms too, as long as the shipped detector is the same). One group takes the better part of an
+# hour on two cores (the webcam look needs about 8.8 GB a worker). Train on every group together,
+# the new one beside the earlier ones: new crops alone drift toward the procedural decks.
+# The shipped deck images must be fetched first (datasets.decks.fetch_decks).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 py=${PYTHON:-$here/.venv/bin/python}
 gs=${GINSIGHT:-$here/.venv/bin/ginsight}
-data=${CROP_DATA:-data}  # where the sets lie (data/, as HISTORY's commands)
+data=${CROP_DATA:-data}  # where the sets lie (data/ by default)
 
 group_parts() {  # camera seed, procedural base, synth seeds
   case "$1" in

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Training the card reader on a borrowed GPU machine (the `device` tool's H200), in one go.
+# Training the card reader on a machine with a CUDA GPU, in one go.
 #
-#   bash models/gpu_train.sh bundle          # here: fill .gpu/ (ignored by git) with what the
-#                                            # GPU machine lacks: the ultralytics wheels, the
-#                                            # rendered deck cache, the fonts, a polars stand-in
-#   bash models/gpu_train.sh train           # there, from the repo root, .gpu/ carried:
+#   bash models/gpu_train.sh bundle          # on the development machine: fill .gpu/ (ignored
+#                                            # by git) with what the GPU machine lacks: the
+#                                            # ultralytics wheels, the rendered deck cache, the
+#                                            # fonts, a polars stand-in
+#   bash models/gpu_train.sh train           # on the GPU machine, from the repo root, with the
+#                                            # working tree and .gpu/ copied there:
 #                                            # writes a data set, trains both stages from the
 #                                            # shipped weights, and puts the results in $OUT
 #
-# That machine reaches no registry and takes at most 64 MiB, so the data set is written there
-# (16 cores) from the carried rendered decks. Its python3 holds torch, numpy, OpenCV, Pillow and
-# onnx; ultralytics comes as wheels. Ultralytics imports polars only to read results.csv back,
-# inside a try: a stand-in module that refuses keeps a 170 MB wheel off the 64 MiB.
-# ONNX export is left for this machine (`ginsight train --export`), where it is tested.
+# The GPU machine is assumed to reach no package registry and to take at most 64 MiB of files
+# with the working tree, so the data set is written there (on all its cores) from the carried
+# rendered decks. Its python3 must hold torch, numpy, OpenCV, Pillow and onnx; ultralytics comes
+# as wheels. Ultralytics imports polars only to read results.csv back, inside a try: a stand-in
+# module that refuses keeps a 170 MB wheel out of the 64 MiB.
+# ONNX export is left for the development machine (`ginsight train --export`), where it is tested.
 #
 # Knobs (environment): N photos (12000), SEED (3), BUDGET seconds for the whole train step (520),
 # CLS_S classifier seconds at most (300), BATCH detector batch (64), IMGSZ (640), DEVICE (0),
@@ -20,7 +23,7 @@
 # CLS=0 to train the detector alone (all cores feed it; no index crops written), KINDS a
 # comma-separated list of scene kinds, each as likely (default: every kind at its share),
 # WARMUP the detector's warm-up epochs (3, Ultralytics').
-# For a dry run on this CPU (tests/models/test_gpu_train.py): DEVICE=cpu, GPU_WHEELS=0 (the python
+# For a dry run on a CPU (tests/models/test_gpu_train.py): DEVICE=cpu, GPU_WHEELS=0 (the python
 # already holds ultralytics), GPU_DATA and GPU_RUNS (the data set's and Ultralytics' folders,
 # /tmp/synth-gpu and /tmp/runs), in a copy of the repository (training writes models/weights).
 # While the detector trains, its last epoch's weights are copied to $OUT every 30 s, so that a
@@ -52,13 +55,13 @@ results.csv back with it inside a try, and falls back to {} when this refuses.""
 def read_csv(*args, **kwargs):
     raise RuntimeError("polars is not on this machine")
 EOF
-  # the device machine takes at most 64 MiB: the working tree (tracked files and untracked ones
+  # the GPU machine takes at most 64 MiB: the working tree (tracked files and untracked ones
   # git does not ignore) and .gpu together
   local tree gpu limit=$(( 64 * 1024 * 1024 ))
   tree=$(git ls-files -z --cached --others --exclude-standard | xargs -0 stat -c %s 2>/dev/null | awk '{s += $1} END {print s + 0}')
   gpu=$(du -sb .gpu | cut -f1)
-  echo ".gpu $(( gpu / 1048576 )) MiB + the tree $(( tree / 1048576 )) MiB = $(( (gpu + tree) / 1048576 )) MiB of the 64 MiB a device run takes"
-  [ $(( gpu + tree )) -le "$limit" ] || { echo "too much for the device machine: trim the tree or .gpu"; return 1; }
+  echo ".gpu $(( gpu / 1048576 )) MiB + the tree $(( tree / 1048576 )) MiB = $(( (gpu + tree) / 1048576 )) MiB of the 64 MiB the GPU machine takes"
+  [ $(( gpu + tree )) -le "$limit" ] || { echo "too much for the GPU machine: trim the tree or .gpu"; return 1; }
 }
 
 train() {
@@ -98,8 +101,8 @@ train() {
   else
     echo "== training: detector $det_s s, classifier $cls_s s"
     workers=$(( $(nproc) > 8 ? $(nproc) - 5 : 2 ))
-    # --resume goes on as the shipped classifier was trained (upright since session 43: ginsight
-    # train reads it from classifier.pt)
+    # --resume goes on as the shipped classifier was trained (upright: ginsight train reads it
+    # from classifier.pt)
     timeout $(( cls_s + 60 )) python3 -m cli.main train --data "$data" --what classifier --resume --device "${DEVICE:-0}" \
       --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export \
       > "$out/classifier.log" 2>&1 &

@@ -2,27 +2,26 @@
 card classifier reads the whole card from 32 pixels in colour.
 
 The black suit reader (``suit.*``, suits "SC") tells a club from a spade on a black index.
-Why: the card classifier's worst error is a club read as a spade (real-dev's webcam table
-photos: 0.79 of their club indices in session 13; unseen synthetic decks with the camera look
-0.13-0.23). At 32 pixels a soft index's suit is 8-10 pixels and a club's three lobes blur into a
-spade's blob; the table photos' indices are about 48 pixels long, so a 32-pixel crop throws away
-a third of what the photo has. Reading every card at 48 pixels would cost the whole classifier
-again (session 5: trained on from the 32-pixel weights it read worse); this network answers only
-the one question the classifier gets wrong, so it is small and quick to train from scratch.
+Why: the card classifier's worst error is a club read as a spade (most of the club indices of
+real-dev's webcam table photos, and many of unseen synthetic decks read with the camera look).
+At 32 pixels a soft index's suit is 8-10 pixels and a club's three lobes blur into a spade's
+blob; the table photos' indices are about 48 pixels long, so a 32-pixel crop throws away a third
+of what the photo has. Reading every card at 48 pixels would cost the whole classifier again
+(and the 32-pixel weights trained on at 48 read worse); this network answers only the one
+question the classifier gets wrong, so it is small and quick to train from scratch.
 The reader (``vision.reader``) asks it only about indices the classifier reads as a black card,
 and then takes the black suit from it and the rank from the classifier (``vision.suits``).
 
-The grey-photo suit reader (``suit4.*``, suits "SHDC", session 18) tells all four suits apart
-by shape alone. Why: in a black-and-white photo (a phone's filter, a night webcam) red and black
-look alike, and the classifier, which learnt suits mostly from colour, reads a heart as a spade
-or a diamond as a club (real-dev's black-and-white phone photos). The reader asks it about every
+The grey-photo suit reader (``suit4.*``, suits "SHDC") tells all four suits apart by shape
+alone. Why: in a black-and-white photo (a phone's filter, a night webcam) red and black look
+alike, and the classifier, which learnt suits mostly from colour, reads a heart as a spade or a
+diamond as a club (real-dev's black-and-white phone photos). The reader asks it about every
 index of a photo with no colour (``vision.image.is_grey``) in place of the black suit reader.
-Since session 56 the shipped one reads crops turned upright by the way-up reader's angle
-(``--upright``; session 55's run on 120,000 new index crops, then 35 minutes more with the
-scene crops of 8,000 synthetic photos): on 1,500 synthetic black-and-white photos it missed 308
-fewer cards and read 39 more wrong at the shipped ``min_card`` (a better curve, HISTORY); session 57
-trained it on 45 minutes with the scene crops of 8,000 more, then 40 with 8,000 more again: 87
-fewer missed, 17 fewer wrong.
+The shipped one reads crops turned upright by the way-up reader's angle (``--upright``): on
+synthetic black-and-white photos it misses far fewer cards than one of crops at any turn, for a
+few more read wrong at the shipped ``min_card`` (a better curve). It started from the black suit
+reader's weights on upright index crops, then went on with the scene crops of synthetic photos,
+one more set each round, at a falling learning rate.
 
 Trained on index crops (``python -m datasets.index_crops ... --suits SC --side 48``, or HD for
 the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the suit's place in
@@ -30,17 +29,17 @@ the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the
 
     python -m models.suit --data data/suit-camera --data data/suit-webcam \\
         --data data/synth4-48/crops --out runs/suit --minutes 40
-    python -m models.suit --suits SHDC --init models/weights/suit.pt --data data/suit-camera \\
-        --data data/red-camera --data data/synth4-48/crops --out runs/suit4 --minutes 60
-    python -m models.suit --suits SHDC --upright \\
-        --resume models/weights/candidates/suit4-upright-session55.pt --data data/grey-up-camera \\
-        --data data/grey-up-webcam --data data/scene56/crops --out runs/suit4-up56 --minutes 35 \\
-        --lr 0.001   # session 56's
-    python -m models.suit --suits SHDC --upright --resume models/weights/suit4.pt \\
+    python -m models.suit --suits SHDC --upright --init models/weights/suit.pt \\
+        --data data/grey-up-camera --data data/grey-up-webcam --out runs/suit4-up --minutes 65
+    python -m models.suit --suits SHDC --upright --resume runs/suit4-up/suit4.pt \\
         --data data/grey-up-camera --data data/grey-up-webcam --data data/scene56/crops \\
-        --data data/scene57/crops --out runs/suit4-up57 --minutes 45 --lr 0.0007 \\
-        --seed 57   # session 57's first round; its second added --data data/scene58/crops
-                    # (--minutes 40 --lr 0.0005 --seed 58, from the first's weights): the shipped one
+        --out runs/suit4-up56 --minutes 35 --lr 0.001
+    python -m models.suit --suits SHDC --upright --resume runs/suit4-up56/suit4.pt \\
+        --data data/grey-up-camera --data data/grey-up-webcam --data data/scene56/crops \\
+        --data data/scene57/crops --out runs/suit4-up57 --minutes 45 --lr 0.0007 --seed 57
+
+and a last round from that one's weights with ``--data data/scene58/crops`` added
+(``--minutes 40 --lr 0.0005 --seed 58``): the shipped weights.
 """
 
 from __future__ import annotations

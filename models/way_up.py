@@ -4,7 +4,7 @@
 Why: a card's two indices are point-symmetric, each the other turned half a turn, so two
 indices of one code that face the same way are two cards, one of them misread (one deck holds
 each card once). The reader's first cue for that, the crops' likeness as they are against turned
-(``vision.crops.half_turn_likeness``, session 21), fails on small, noisy indices: on real-dev's
+(``vision.crops.half_turn_likeness``), fails on small, noisy indices: on real-dev's
 webcam photo of two rows of cards, clubs above spades, it could not tell at 8-pixel pips that a
 club read as the spade below it faces the same way. Which way an index faces is read from its
 rank's shape and the rank's place above the suit, learnt over many decks.

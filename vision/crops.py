@@ -76,7 +76,7 @@ def percentiles(rows: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
     np.float32), q, axis=1)`` (its "linear" method: the two order statistics either side of
     ``(n - 1) * q / 100``, weighed as NumPy's own ``_lerp`` weighs them), found with one
     ``np.partition`` of the rows as they are (uint8 crops partition fast) instead of NumPy's
-    general path, about 5x faster for a few crops (``benchmarks/fast_paths.py``).
+    general path, about 5x faster for a few crops.
     ``rows``: (N, M), M >= 1, any real dtype."""
     rows = np.asarray(rows)
     m = rows.shape[1]

@@ -64,8 +64,8 @@ def test_a_time_budget_stops_training_and_workers_augment(tmp_path):
 
 
 def test_a_budget_spent_between_epochs_records_no_empty_epoch(tmp_path, monkeypatch):
-    # Session 48's run ended with a row of 0 crops seen: the budget ran out after the next
-    # epoch had begun, before its first batch. Such an epoch trained nothing: no row for it.
+    # A budget that runs out after the next epoch has begun, before its first batch, leaves an
+    # epoch that trained nothing: no row for it (not a row of 0 crops seen).
     import types
 
     import models.classifier as classifier

@@ -1,7 +1,6 @@
-"""``models/gpu_train.sh train``, the lent GPU machine's run, dry-run on this CPU in a copy of the
-repository: a lent GPU is rare and its minutes few, so the script must not have rotted (session
-60's dry run found it stopping without ``KINDS`` and retraining the upright classifier on crops
-at any turn)."""
+"""``models/gpu_train.sh train``, the run on a machine with a CUDA GPU, dry-run on the CPU in a
+copy of the repository: a GPU machine's time is scarce, so the script must not rot unseen (e.g.
+stop when ``KINDS`` is unset, or retrain the upright classifier on crops turned any way)."""
 
 import json
 import os
@@ -17,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _copy_of_the_repository(to: Path) -> Path:
-    """The tracked files (and untracked ones git does not ignore), as the device machine gets them;
+    """The tracked files (and untracked ones git does not ignore), as the GPU machine gets them;
     without git (a checkout unpacked from an archive), everything but what is made here."""
     try:
         listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
