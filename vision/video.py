@@ -15,40 +15,20 @@ class StableReader:
     """Votes over the last ``window`` frames, each weighted ``decay`` to the power of its age; a
     card needs ``share`` of the weights to show and, once shown, ``keep`` of them to stay.
 
-    The vote (session 40, ``benchmarks/video_votes.py``): each synthetic validation photo seen
-    16 frames (jittered 1280x720, as below), the photos one after another, read once by this
-    class and every rule voting on the same readings. On 400 photos of synth2, synth4,
-    showdown23 and held20 (``models/weights/video-votes-session40.json``), over each photo's
-    frames 9 to 16, cards missed / wrong and cards that appear or vanish between frames: the
-    plain count (decay 1, share and keep 0.5, the vote before session 40) 2,839 / 753 and 84;
-    decay 0.8, share 0.6, keep 0.25 2,828 / 751 and 48; a new hand shows from its 4th frame and
-    the old one's cards are gone from its 5th with both. Confirmed on 400 other photos (synth2,
-    synth4, showdown23 and unseen25, another seed, ``video-votes-confirm-session40.json``):
-    2,468 / 629 and 103 v 2,452 / 635 and 44, the same frames. So the same cards and as soon,
-    with about half the flicker.
+    Why these values: each older frame weighs 0.8 of the next, a card shows at 0.6 of the
+    weights and stays down to 0.25: on synthetic clips (each validation photo seen in 16
+    jittered 1280x720 frames) this reads as many cards as a plain count of the window, as soon
+    (a new hand shows from its 4th frame, the old one's cards are gone from its 5th), with about
+    half the flicker.
 
     The reader's closer look at a frame that reads nothing (``Reader.read(zoom=True)``, about
     four times a frame's cost) is taken on one frame in ``zoom_every``, so that a table with no
     card in view does not slow every frame; the vote keeps what that frame finds.
 
-    The reader's other looks at a frame (``Settings.aspects``: the frame read again stretched,
-    up to four reads in all) are taken on one frame in ``looks_every`` (1: every frame); the
-    frames between are read once, at the aspect the last such frame chose (``aspect``), since a
-    hand held to the camera keeps its shape from one frame to the next. Measured in session 39
-    with the plain count (``benchmarks/video_looks.py``: 400 clips of 8 jittered 1280x720
-    frames made from synth2, synth4, showdown23 and held20,
-    ``models/weights/video-looks-session39.json``), cards missed /
-    wrong in the vote after a clip's last frame, and the mean time a frame side by side: every
-    frame 360 / 98 at 115.9 ms; one in 2 358 / 98, 0.81x; one in 4 362 / 99, 0.71x; one in 8
-    364 / 97, 0.67x; no looks 410 / 87, 0.61x; one in 4 with the frames between read as they
-    are 405 / 87 (a card the looks alone find is then in too few frames to pass the vote). One in
-    4: the looks' cards for 0.71x the time. A new hand put in view (``--switch``: 116 clips of
-    8 frames of one photo, then 8 of the next, ``models/weights/video-switch-session39.json``)
-    shows from its 4th frame and the old one's cards are gone from its 5th, with the looks on
-    every frame or on one in 4 alike (after its 5th frame 101 / 21 cards missed / wrong v
-    100 / 21): the window's vote, not the looks, sets how soon the video follows a hand. A
-    window of 6 follows one frame sooner for a few more cards missed
-    (``video-switch-w6-session39.json``): 8 kept, as the live page (ui/live.py) asks.
+    The reader's stretched looks at a frame (``Looks.aspects``: up to four reads in all) are
+    taken on one frame in ``looks_every`` (1: every frame); the frames between are read once, at
+    the aspect the last such frame chose (``aspect``), since a hand held to the camera keeps its
+    shape from one frame to the next: the looks' cards for about 0.7 of the time a frame.
     """
 
     def __init__(self, reader, window: int = 8, share: float = 0.6, zoom_every: int = 4,
