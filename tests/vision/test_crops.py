@@ -95,7 +95,7 @@ def test_cos_sin_degrees_turns_a_way_up_readers_vectors_into_angles():
 
 
 def _normalise_by_numpy(patches: np.ndarray) -> np.ndarray:
-    """The reference: normalise with np.percentile itself (the code before session 59)."""
+    """The reference: normalise with np.percentile itself, as it was first written."""
     x = patches.astype(np.float32)
     if x.ndim == 3:
         x = x[..., None]
@@ -141,3 +141,15 @@ def test_normalise_gives_numpys_numbers(seed, n, side, channels, as_float):
 def test_normalise_of_no_patches_is_empty():
     assert normalise(np.zeros((0, CROP, CROP, 3), np.uint8)).shape == (0, 3, CROP, CROP)
     assert normalise(np.zeros((0, CROP, CROP), np.uint8)).shape == (0, 1, CROP, CROP)
+
+
+def test_a_turned_crop_is_cut_from_the_photo_turned_about_the_index():
+    rng = np.random.default_rng(0)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (200, 200, 3)).astype(np.uint8), (0, 0), 6)
+    img = cv2.normalize(img, None, 0, 255, cv2.NORM_MINMAX)
+    box = (80.0, 70.0, 110.0, 120.0)
+    flat = crop_square(img, box, 32)
+    assert np.array_equal(crop_square(img, box, 32, degrees=0.0), flat)
+    turned = crop_square(img, box, 32, degrees=90.0).astype(int)
+    off = {k: np.abs(turned - np.rot90(flat, k)).mean() for k in (1, 2, 3)}
+    assert off[1] < 10 < min(off[2], off[3])  # a quarter turn anticlockwise, as np.rot90 turns (to half a pixel)
