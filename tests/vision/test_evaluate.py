@@ -39,8 +39,7 @@ def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
     import cv2
 
     from vision.evaluate import evaluate
-    from vision.reader import IndexRead
-    from vision.types import CardRead, Reading
+    from vision.types import CardRead, IndexRead, Reading
 
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()

@@ -34,12 +34,13 @@ class _FakeSession:
         return [out]
 
 
-def _detector(shape) -> IndexDetector:
+def _detector(shape, rect: bool = False) -> IndexDetector:
     det = IndexDetector.__new__(IndexDetector)  # an IndexDetector without an ONNX file
     det.session = _FakeSession(shape)
     det.input = "images"
     det.dynamic = not isinstance(shape[-1], int)
     det.imgsz = 640 if det.dynamic else shape[-1]
+    det.rect = rect and det.dynamic
     return det
 
 
@@ -80,6 +81,26 @@ def test_letterbox_to_a_stride_pads_only_to_its_multiples():
     assert (out[:12] == 114).all() and (out[12:372] == 0).all() and (out[372:] == 114).all()
     square, _, pad = letterbox(np.zeros((500, 500, 3), np.uint8), 640, 640, stride=32)
     assert square.shape == (640, 640, 3) and pad == (0, 0)  # a square photo: as before
+
+
+def test_a_dynamic_model_reads_a_wide_frame_at_a_rectangle_and_maps_boxes_back():
+    det = _detector([1, 3, "height", "width"], rect=True)
+    img = np.zeros((720, 1280, 3), np.uint8)
+    boxes, _ = det(img, conf=0.15, scales=(1.0, 0.5))
+    assert det.session.seen == [(1, 3, 384, 640), (1, 3, 192, 320)]
+    got = sorted(tuple(round(float(v), 3) for v in b) for b in boxes)
+    # Both looks find their input's centre, which is the frame's centre (640, 360); 20 input
+    # pixels are 40 frame pixels at full scale (k = 0.5) and 80 at half scale (k = 0.25).
+    assert got == [(600, 320, 680, 400), (620, 340, 660, 380)]
+    square = _detector([1, 3, "height", "width"])  # off: padded to a square
+    square(img, conf=0.15, scales=(1.0,))
+    assert square.session.seen == [(1, 3, 640, 640)]
+
+
+def test_a_fixed_size_model_is_never_given_a_rectangle():
+    det = _detector([1, 3, 640, 640], rect=True)
+    det(np.zeros((720, 1280, 3), np.uint8), conf=0.15, scales=(1.0,))
+    assert det.session.seen == [(1, 3, 640, 640)]
 
 
 def test_one_nms_over_all_scales():
@@ -133,6 +154,7 @@ def test_the_detectors_input_is_the_photo_letterboxed_rgb_and_scaled_to_one():
     from vision.reader import DEFAULT_WEIGHTS
 
     det = IndexDetector(DEFAULT_WEIGHTS / "detector.onnx")
+    assert det.dynamic and not det.rect  # rect: off unless asked
     img = np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8)
     x, k, pad = det.tensor(img, 0.5)  # a dynamic network: 320 fits, a multiple of 32
     boxed, k0, pad0 = letterbox(img, 320, 320)
