@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> None:
     photos = image_files(args.photos)[:args.n]
     if not photos:
         raise SystemExit(f"no photos under {args.photos}")
-    a, b = ReaderProcess(args.code_a.resolve(), args.a.resolve()), ReaderProcess(args.code_b.resolve(), args.b.resolve())
+    a = ReaderProcess(args.code_a.resolve(), args.a.resolve())
+    b = ReaderProcess(args.code_b.resolve(), args.b.resolve())
     try:
         got_a, got_b = side_by_side(a, b, photos)
     finally:
@@ -107,7 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     med_a, med_b = statistics.median(ms_a), statistics.median(ms_b)
     report({"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(), "packages": packages(),
             "photos": len(photos), "photos_of": str(args.photos),
-            "a": {"weights": str(args.a), "code": str(args.code_a)}, "b": {"weights": str(args.b), "code": str(args.code_b)},
+            "a": {"weights": str(args.a), "code": str(args.code_a)},
+            "b": {"weights": str(args.b), "code": str(args.code_b)},
             "median_ms": {"a": round(med_a, 1), "b": round(med_b, 1)}, "ratio_b_over_a": round(med_b / med_a, 3),
             "ratio_of_totals_b_over_a": round(sum(ms_b) / sum(ms_a), 3),
             "photos_read_alike": sum(x["cards"] == y["cards"] for x, y in zip(got_a, got_b, strict=True))},

@@ -33,7 +33,8 @@ def index_read(box: Box, score: float, probs: np.ndarray, min_index: float, up: 
     probability); None when that is "no index" or the confidence is under ``min_index``.
 
     >>> p = np.zeros(53, np.float32); p[0] = 0.81
-    >>> index_read((0.0, 0.0, 10.0, 10.0), 1.0, p, 0.35).card, round(index_read((0, 0, 1, 1), 1.0, p, 0.35).confidence, 3)
+    >>> read = index_read((0.0, 0.0, 10.0, 10.0), 1.0, p, 0.35)
+    >>> read.card, round(read.confidence, 3)
     ('AS', 0.9)
     """
     k = int(probs.argmax())

@@ -29,8 +29,17 @@ from vision.crops import crop_squares, turn_upright
 from vision.detect import find_indices, takes_small_look
 from vision.grouping import group_indices, index_read, read_as_pairs
 from vision.image import is_grey, load_image, stretch
-from vision.looks import (cards_score, looks_mirrored, mirror_confidences, mirror_means, mirrored_card,
-                          mirrored_index, stretch_scale, unstretch_card, unstretch_index)
+from vision.looks import (
+    cards_score,
+    looks_mirrored,
+    mirror_confidences,
+    mirror_means,
+    mirrored_card,
+    mirrored_index,
+    stretch_scale,
+    unstretch_card,
+    unstretch_index,
+)
 from vision.networks import IndexClassifier, IndexDetector, WayUpReader
 from vision.settings import Settings
 from vision.types import CardRead, IndexRead, Reading, WeightsError
