@@ -18,16 +18,12 @@ from engine.hand import HAND_SIZES, analyse_hand
 from engine.melds import Arrangement
 from engine.rules import DEFAULT_RULES, Rules
 from engine.showdown import Settlement
+from ui.cardtext import card_label
 
 MELD_COLOURS = ("#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#ede9fe")
 DEADWOOD_COLOUR = "#f3f4f6"
 RED_SUITS = (1, 2)  # hearts, diamonds (engine.cards.SUITS order: S H D C)
 NO_UPCARD = "—"
-
-
-def card_label(code: str) -> str:
-    """How a card is named in widgets: ``'QS'`` -> ``'Q♠'``."""
-    return PRETTY[DECK[CODES.index(code)]]
 
 
 def card_html(card: Card) -> str:

@@ -37,6 +37,12 @@ def set_cards(slot: str, codes: list[str]) -> None:
     st.session_state[f"{slot}.cards"] = list(dict.fromkeys(codes))
 
 
+def card_problems(slot: str) -> list[str]:
+    """What was typed into the correction box of ``slot`` and is not a card: shown once,
+    under the box, by the page's next run."""
+    return _get(f"{slot}.cards.problems", list)
+
+
 def card_widget_key(slot: str) -> str:
     """The key of the multiselect that shows and corrects the cards of ``slot``, filled from
     :func:`cards` each run (call before drawing the widget)."""

@@ -206,3 +206,27 @@ def test_a_click_during_a_read_does_not_leave_the_photo_half_read(app, reader, m
     assert reader.reads == 2  # stopped once, read again on the rerun
     assert cards(at, "hand") == GIN_11.split() and "Knock: gin" in text(at)
     assert "11 cards read" in text(at)
+
+
+@pytest.mark.parametrize("typed", ["2c", "2C", "TH", "10h", "th", "q♠", "Q♠ "])
+def test_a_card_typed_into_the_correction_box_in_any_spelling(app, reader, typed):
+    at = type_cards(app(), "hand", "AS 2S 3S")
+    at.multiselect(key="hand.cards.widget").select(typed).run()
+    expected = {"2c": "2C", "2C": "2C", "TH": "TH", "10h": "TH", "th": "TH", "q♠": "QS", "Q♠ ": "QS"}[typed]
+    assert cards(ok(at), "hand") == ["AS", "2S", "3S", expected]
+    assert not [e for e in errors(at) if "Not added" in e]
+
+
+def test_a_spelling_that_is_no_card_is_named_and_the_cards_stay(app, reader):
+    at = type_cards(app(), "hand", "AS 2S 3S")
+    at.multiselect(key="hand.cards.widget").select("1h").run()
+    assert cards(ok(at), "hand") == ["AS", "2S", "3S"]
+    assert any(e.startswith("Not added: unknown rank '1' in card '1h'") for e in errors(at)), errors(at)
+    at.run()
+    assert not [e for e in errors(at) if "Not added" in e]  # said once
+
+
+def test_the_correction_chips_are_coloured_by_suit(app, reader):
+    at = ok(type_cards(app(), "hand", "AS TH"))
+    style = "".join(h.proto.body for h in at.get("html"))
+    assert 'aria-label*="♥"' in style and 'aria-label*="♠"' in style and "#b91c1c" in style

@@ -6,7 +6,7 @@ import streamlit as st
 from streamlit_webrtc import WebRtcMode, webrtc_streamer
 
 from engine.cards import parse_card
-from ui import cardinput, games, show, state
+from ui import cardinput, cardtext, games, show, state
 from ui import reader as card_reader
 from ui.live import (
     CAMERA_KEY,
@@ -70,9 +70,9 @@ def draw(read: LiveRead) -> None:
         if not read.codes:
             st.info("No cards in view.")
             return
-        st.markdown("**In view**: " + " ".join(show.card_label(c) for c in read.codes))
+        st.markdown("**In view**: " + " ".join(cardtext.card_label(c) for c in read.codes))
         if read.unsure:
-            st.caption("Unsure: " + " ".join(show.card_label(c) for c in read.unsure))
+            st.caption("Unsure: " + " ".join(cardtext.card_label(c) for c in read.unsure))
         show.hand_report([parse_card(c) for c in read.codes], "live", strict=False, upcard=upcard)
 
 
