@@ -223,8 +223,8 @@ def explain_points(s: Settlement, rules: Rules) -> str:
 def settlement(s: Settlement, rules: Rules, names: tuple[str, str] = ("Knocker", "Defender")) -> None:
     """Both arrangements, the layoffs, the outcome and the points, line by line."""
     winner = names[0] if s.winner == "knocker" else names[1]
-    headline = f"{s.outcome.capitalize()}: {winner} scores {s.points}"
-    (st.success if s.winner == "knocker" else st.warning)(headline)
+    st.markdown(f"#### {s.outcome.capitalize()}: {winner} scores {s.points}")  # a headline, not an alert:
+    # the page's one success message is the hand recorded
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{names[0]}** (knocked)")

@@ -20,7 +20,6 @@ from ui.live import (
 webrtc_logging()
 
 st.title("Live")
-games.show_flash()
 snapshot = st.toggle("Snapshot mode (for browsers where live video fails)", key="live.snapshot")
 reader, why = card_reader.get_reader()
 if reader is None:
@@ -47,7 +46,7 @@ def send_to_my_hand() -> None:
         state.set_cards("hand", list(read.codes))
         photo = state.photo("hand")
         photo.reset(photo.digest)  # My hand's photo and its notes were of other cards; not read again
-        state.flash().append(("success", f"{len(read.codes)} cards sent to My hand."))
+        state.flash().append(("live.send", "success", f"{len(read.codes)} cards sent to My hand."))
 
 
 feed = state.live_feed(lambda: LiveFeed(reader))
@@ -60,6 +59,7 @@ with left:
     )
     status = st.empty()
     st.button("Use these cards on My hand", key="live.send", on_click=send_to_my_hand)
+    games.show_flash("live.send")
 with right:
     upcard = show.upcard_select("live.upcard")
     board = st.empty()
