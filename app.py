@@ -18,9 +18,13 @@ st.set_page_config(page_title="ginsight", page_icon="🃏", layout="wide")
 
 PAGES = [
     st.Page("ui/pages/live.py", title="Live", icon=":material/videocam:", url_path="live"),
-    st.Page("ui/pages/my_hand.py", title="My hand", icon=":material/back_hand:", url_path="my-hand", default=True),
+    st.Page("ui/pages/my_hand.py", title="My hand", icon=":material/back_hand:", url_path="my-hand"),
     st.Page("ui/pages/showdown.py", title="Showdown", icon=":material/balance:", url_path="showdown"),
     st.Page("ui/pages/game.py", title="Game", icon=":material/scoreboard:", url_path="game"),
+    st.Page("ui/pages/help.py", title="Help", icon=":material/help:", url_path="help"),
+    # The app's root shows My hand too: Streamlit serves its default page at / only, so My hand
+    # itself is not the default, and /my-hand works like every other page's own path.
+    st.Page("ui/pages/my_hand.py", title="My hand", url_path="start", default=True, visibility="hidden"),
 ]
 
 page = st.navigation(PAGES)

@@ -16,6 +16,7 @@ PAGES = {
     "my_hand": "ui/pages/my_hand.py",
     "showdown": "ui/pages/showdown.py",
     "game": "ui/pages/game.py",
+    "help": "ui/pages/help.py",
 }
 
 

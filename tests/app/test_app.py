@@ -14,7 +14,32 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("page", list(PAGES))
 def test_every_page_opens(app, reader, page):
     at = ok(app(page))
-    assert at.title[0].value == {"live": "Live", "my_hand": "My hand", "showdown": "Showdown", "game": "Game"}[page]
+    assert at.title[0].value == {"live": "Live", "my_hand": "My hand", "showdown": "Showdown", "game": "Game",
+                                 "help": "Help"}[page]
+
+
+def test_every_page_has_its_own_path_and_the_root_shows_my_hand():
+    """/my-hand works like /game: no page of the menu is served at / alone."""
+    tree = ast.parse(Path(APP).read_text())
+    pages = [
+        {k.arg: ast.literal_eval(k.value) for k in node.keywords} | {"file": ast.literal_eval(node.args[0])}
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page"
+    ]
+    shown = [p for p in pages if p.get("visibility") != "hidden"]
+    assert [p["url_path"] for p in shown] == ["live", "my-hand", "showdown", "game", "help"]
+    assert not [p for p in shown if p.get("default")]
+    (root,) = [p for p in pages if p.get("default")]
+    assert root["file"] == "ui/pages/my_hand.py" and root["visibility"] == "hidden"
+
+
+def test_help_explains_the_pages_and_the_rules(app):
+    at = ok(app("help"))
+    words = "\n".join(m.value for m in at.markdown)
+    for needle in ("**My hand**", "**Live**", "Snapshot mode", "**Showdown**", "**Game**", "in the box",
+                   "captain", "sits out", "box lost, the box sits out", "Undercut", "First to 100 wins",
+                   "docs/rules.md"):
+        assert needle in words, needle
 
 
 def test_settings_listen_on_localhost_with_an_upload_limit():
