@@ -161,6 +161,17 @@ def showdowns_added() -> ShowdownsAdded:
 # --- the live video ----------------------------------------------------------------------
 
 
+@dataclass
+class LiveSent:
+    """What "Use these cards on My hand" last sent, said under the button until the next send."""
+
+    said: str | None = None
+
+
+def live_sent() -> LiveSent:
+    return _get("live.sent", LiveSent)
+
+
 def live_feed(make: Any) -> Any:
     """The live video's :class:`ui.live.LiveFeed`, made by ``make()`` on first use."""
     return _get("live.feed", make)

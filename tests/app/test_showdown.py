@@ -156,3 +156,23 @@ def test_a_scoresheet_row_changed_by_hand_is_named_and_the_showdown_still_settle
     assert "Undercut: Defender scores 11" in text(at)
     at.switch_page("ui/pages/game.py").run()
     assert any("changed outside ginsight" in e for e in errors(ok(at)))
+
+
+def test_a_layoff_takes_the_colour_of_the_meld_it_joins(app, reader):
+    import re
+
+    at = settled(app("showdown"))
+    groups = [re.match(r"(#\w+)\"><div[^>]*>([^<]*)</div>(.*)", g).groups()
+              for m in at.markdown for g in m.value.split("border-radius:8px;background:")[1:]]
+    run = next(colour for colour, caption, cards in groups if caption == "run" and ">5♠<" in cards)
+    layoffs = {colour for colour, caption, _ in groups if caption == "laid off onto 5♠ 6♠ 7♠"}
+    clubs = {colour for colour, caption, _ in groups if caption == "laid off onto 9♣ 10♣ J♣"}
+    assert layoffs == {run} and len(clubs) == 1 and clubs != layoffs
+
+
+def test_one_success_message_and_no_knocker_knocker(app, reader, db):
+    new_game(db)
+    at = settled(app("showdown"))
+    assert not at.success and not at.warning  # the outcome is a headline, not an alert
+    at.button(key="showdown.add").click().run()
+    assert len(ok(at).success) == 1
