@@ -16,14 +16,22 @@ import streamlit as st
 from engine.cards import CODES, Card, parse_card, parse_cards
 from engine.errors import GinsightError
 from ui import cardtext, show, state
+from ui import photo as photos
 from ui import reader as card_reader
 
 SOURCES = ("Photo", "Camera", "Type")
 EXAMPLE = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
 
+# The largest photo read (the reader's own limit). Streamlit's upload limit
+# (.streamlit/config.toml) is set well above it: a file Streamlit refuses itself stays listed
+# in the uploader beside the next one, with its message, while one refused here is simply
+# replaced by the next.
+PHOTO_MB = 64
+
+
 def max_upload_bytes() -> int:
-    return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
+    return PHOTO_MB * 1024 * 1024
 
 
 def card_input(slot: str, what: str = "hand", sources: Sequence[str] = SOURCES) -> list[Card]:
@@ -101,8 +109,9 @@ def read_photo(slot: str, reader, data: bytes) -> None:
         return
     try:
         with st.spinner("Reading the cards…"):
-            reading = reader.read(data)
-            annotated = reader.annotate(data, reading)
+            image, shrunk = photos.fit_photo(data, photos.MAX_PIXELS)  # a 108-megapixel photo: read smaller
+            reading = reader.read(image)
+            annotated = reader.annotate(image, reading)
     except ValueError as exc:  # vision.ImageError: not an image, damaged, too large, ...
         photo.reset(digest)
         photo.error = f"That file could not be read as a photo: {exc}"
@@ -122,6 +131,7 @@ def read_photo(slot: str, reader, data: bytes) -> None:
         + " ".join(cardtext.card_label(c) for c in codes)
         + (" (the photo is mirrored, as a selfie camera may save it: read flipped back)"
            if reading.mirrored else "")
+        + (f" ({shrunk})" if shrunk else "")
     )
     photo.notes = [
         f"{cardtext.card_label(read.card)} ({read.confidence:.0%})" for read in reading.cards if read.uncertain

@@ -165,9 +165,31 @@ def test_bad_photos_leave_the_cards(app, reader, data, name, needle):
 
 def test_file_over_the_upload_limit(app, reader):
     at = type_cards(app(), "hand", GIN_11)
-    at = ok(upload(at, "hand", b"\xff\xd8" + b"0" * (21 * 2**20), name="big.jpg", mime="image/jpeg"))
-    assert any("That file is 21 MB; photos up to 20 MB are read." in e for e in errors(at)), errors(at)
+    at = ok(upload(at, "hand", b"\xff\xd8" + b"0" * (65 * 2**20), name="big.jpg", mime="image/jpeg"))
+    assert any("That file is 65 MB; photos up to 64 MB are read." in e for e in errors(at)), errors(at)
     assert cards(at, "hand") == GIN_11.split() and reader.reads == 0
+    at = ok(upload(at, "hand", photo("AS 2S 3S")))  # the next photo replaces it, and its message
+    assert cards(at, "hand") == ["AS", "2S", "3S"] and len(at.image) == 1
+    assert not [e for e in errors(at) if "MB" in e]
+
+
+def test_a_photo_of_30_mb_is_read(app, reader):
+    """Phones' 108- and 200-megapixel photos are 20-40 MB."""
+    big = photo("AS 2S 3S")
+    at = ok(upload(app(), "hand", big + b"\0" * (30 * 2**20)))  # PNG readers ignore what follows its end
+    assert cards(at, "hand") == ["AS", "2S", "3S"] and not [e for e in errors(at) if "MB" in e or "photo" in e]
+
+
+def test_a_photo_with_more_pixels_than_the_reader_takes_is_read_smaller(app, reader, monkeypatch):
+    import ui.photo
+
+    monkeypatch.setattr(ui.photo, "MAX_PIXELS", 5_000_000)  # as 50 MP is to a 200 MP photo
+    out = io.BytesIO()
+    Image.new("RGB", (4000, 3000), (20, 90, 40)).save(out, "JPEG", quality=50)
+    at = ok(upload(app(), "hand", out.getvalue(), name="phone.jpg", mime="image/jpeg"))
+    assert not errors(at) and cards(at, "hand") == reader.live_codes
+    assert "(a 12-megapixel photo, read at 1/2 size)" in text(at)
+    assert at.image[0].proto.imgs  # drawn, at the size it was read
 
 
 def test_no_reader_still_takes_typed_cards(app, no_reader):
