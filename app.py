@@ -1,8 +1,9 @@
 """ginsight, the app: `make run` (or `.venv/bin/streamlit run app.py`).
 
-Four pages (their code in ``ui/pages/``): Live (the webcam, read continuously), My hand (a
+Five pages (their code in ``ui/pages/``): Live (the webcam, read continuously), My hand (a
 photo or typed cards -> melds, deadwood, knock, discard, advice), Showdown (both hands ->
-layoffs, outcome, points, added to the game) and Game (the scoresheet of a three-player game).
+layoffs, outcome, points, added to the game), Game (the scoresheet of a three-player game) and
+Help (the pages and the rules in brief).
 The pages call :mod:`engine`, :mod:`scoresheet` and :mod:`vision`; no rules live here.
 """
 
@@ -30,7 +31,8 @@ PAGES = [
 page = st.navigation(PAGES)
 if page.url_path != "live":
     state.camera_not_drawn()  # the camera's stream, if any, is stale when Live is next shown
-st.sidebar.caption("Three-handed gin: the box plays the captain; the third player sits out. First to 100 wins.")
+st.sidebar.caption("Three-handed gin: the box plays the captain; the third player sits out. First to 100 wins. "
+                   "More on the Help page.")
 try:
     page.run()
 except Exception as exc:  # never a traceback in the page: say what failed, log the rest

@@ -62,7 +62,7 @@ def typed_cards(slot: str, what: str) -> None:
     try:
         cards = parse_cards(text, what=what)
     except GinsightError as exc:  # not a card, or the same card twice
-        st.error(f"Those cards were not used: {exc}.")
+        st.error(f"Those cards were not used: {cardtext.player_text(str(exc))}.")
         return
     state.set_cards(slot, [CODES[c] for c in cards])
     photo = state.photo(slot)
@@ -216,6 +216,6 @@ def known_cards(slot: str, cards: Sequence[Card]) -> show.Known:
         discards = tuple(parse_cards(discards_text, what="discard pile"))
         took = tuple(parse_cards(took_text, what="opponent's cards"))
     except GinsightError as exc:
-        st.error(f"Not used for the advice: {exc}.")
+        st.error(f"Not used for the advice: {cardtext.player_text(str(exc))}.")
         return show.Known(taken=taken)
     return show.Known(discards, took, taken)

@@ -72,6 +72,21 @@ def test_app_imports_no_rules_and_no_vision():
         assert not {m for m in names if m and m.split(".")[0] in ("vision", "cv2", "torch", "ultralytics")}, path
 
 
+def test_imports_go_one_way_ui_and_cli_never_import_each_other():
+    def imported(folder: str) -> set[str]:
+        names = set()
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Import):
+                    names |= {a.name.split(".")[0] for a in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names.add(node.module.split(".")[0])
+        return names
+
+    assert "cli" not in imported("ui") and "ui" not in imported("cli")
+    assert not {"ui", "cli"} & imported("scoresheet")
+
+
 def test_the_reader_is_loaded_once(monkeypatch):
     """One CardReader per process, shared by every session (st.cache_resource)."""
     import ui.reader

@@ -86,7 +86,7 @@ def test_wrong_number_of_cards(app, reader, typed, needle):
     ("typed", "needle"),
     [
         ("AS 2S ZZ", "unknown rank 'Z' in card 'ZZ'"),
-        ("AS 2S AS", "duplicate card 'AS' in hand"),
+        ("AS 2S AS", "duplicate card 'A♠' in hand"),
         ("   ", "Type the cards of the hand first"),
     ],
 )
