@@ -17,7 +17,7 @@ COMMANDS = {
     "hand": ("cli.hand", "melds, deadwood, discards and knock for 10 or 11 cards"),
     "showdown": ("cli.showdown", "settle a showdown: layoffs, outcome and points"),
     "advise": ("cli.advise", "take or draw, discard, knock or play on, with reasons"),
-    "score": ("cli.score", "the scoresheet of a real game: new, add, undo, show, list"),
+    "score": ("cli.score", "the scoresheet of a real game: new, add, edit, undo, show, list, export"),
     "simulate": ("cli.simulate", "bots play whole three-player games: statistics and a log"),
     "read": ("cli.read", "read the cards in photos"),
     "eval": ("cli.eval", "measure the card reader on YOLO-labelled photos"),

@@ -1,4 +1,9 @@
-"""``ginsight read``: the cards in photos."""
+"""``ginsight read``: the cards in photos.
+
+Each photo is read on its own: one that cannot be read is named (on stderr, or as an
+``error`` line with ``--json``) and the others are still read. The exit status is 2 when any
+photo could not be read, else 0.
+"""
 
 from __future__ import annotations
 
@@ -63,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             shown = " ".join(c.card + ("?" if c.uncertain else "") for c in reading.cards) or "(no cards)"
             mirrored = "  (a mirrored photo, read flipped back)" if reading.mirrored else ""
             print(f"{photo}: {shown}  [{reading.ms:.0f} ms]{mirrored}")
-    return 2 if failed == len(photos) else 0
+    return 2 if failed else 0  # as batch tools do: any photo not read fails the run, the others still read
 
 
 def expand(paths: list[str]) -> list[tuple[str, str | None]]:

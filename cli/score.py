@@ -1,10 +1,13 @@
-"""``ginsight score``: the scoresheet of a real game (new, add, undo, show, list)."""
+"""``ginsight score``: the scoresheet of a real game (new, add, edit, undo, show, list, export)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import random
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 from engine.cards import parse_cards
 from engine.errors import GinsightError
@@ -20,6 +23,7 @@ from engine.table import (
     roles_from_draw,
 )
 from scoresheet import Scoresheet
+from scoresheet.export import csv_text, printable_html, table_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,14 +47,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add = sub.add_parser("add", help="record a hand: a draw, the two counts, or the showdown's cards")
     add.add_argument("--game", type=int, metavar="ID", help="default: the newest game not yet won")
-    add.add_argument("--draw", action="store_true", help="the hand was a draw")
-    add.add_argument("--knocker", metavar="WHO", help="who knocked: a name, 'box' or 'captain'")
-    add.add_argument("--knocker-count", type=int, metavar="N")
-    add.add_argument("--defender-count", type=int, metavar="N", help="after layoffs")
-    add.add_argument("--knocker-cards", metavar="CARDS", help="the knocker's 10 cards (settles the showdown)")
-    add.add_argument("--defender-cards", metavar="CARDS")
-    add.add_argument("--knocker-melds", metavar="MELDS")
-    add.add_argument("--result", choices=("knock", "undercut", "gin"), help="cross-check: refuse if it differs")
+    _hand_arguments(add)
+
+    edit = sub.add_parser("edit", help="correct a past hand: the totals and roles after it are worked out again")
+    edit.add_argument("--game", type=int, metavar="ID", help="default: the newest game not yet won")
+    edit.add_argument("--hand", type=int, required=True, metavar="N", help="the hand to correct (1 = the first)")
+    _hand_arguments(edit)
+
+    export = sub.add_parser("export", help="the scoresheet as CSV, JSON or a printable HTML page")
+    export.add_argument("--game", type=int, metavar="ID", help="default: the newest game not yet won")
+    export.add_argument("--format", choices=("csv", "json", "html"), default="csv")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
 
     for name, text, default in (
         ("undo", "remove the last hand", "default: the game of the hand entered last"),
@@ -61,6 +68,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p.add_argument("--json", action="store_true")
     lst = sub.add_parser("list", help="the games kept")
     lst.add_argument("--json", action="store_true")
+
+
+def _hand_arguments(parser: argparse.ArgumentParser) -> None:
+    """How a hand ended: a draw, the two counts, or the showdown's cards (``add`` and ``edit``)."""
+    parser.add_argument("--draw", action="store_true", help="the hand was a draw")
+    parser.add_argument("--knocker", metavar="WHO", help="who knocked: a name, 'box' or 'captain'")
+    parser.add_argument("--knocker-count", type=int, metavar="N")
+    parser.add_argument("--defender-count", type=int, metavar="N", help="after layoffs")
+    parser.add_argument("--knocker-cards", metavar="CARDS", help="the knocker's 10 cards (settles the showdown)")
+    parser.add_argument("--defender-cards", metavar="CARDS")
+    parser.add_argument("--knocker-melds", metavar="MELDS")
+    parser.add_argument("--result", choices=("knock", "undercut", "gin"), help="cross-check: refuse if it differs")
 
 
 def _players(text: str) -> tuple[str, str, str]:
@@ -114,6 +133,21 @@ def _seat(table: Table, who: str) -> str:
     return seat
 
 
+def _export(args: argparse.Namespace, info) -> int:
+    text = {"csv": csv_text, "html": printable_html,
+            "json": lambda i: json.dumps(table_json(i), indent=2) + "\n"}[args.format](info)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    path = Path(args.output)
+    try:
+        path.write_text(text, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise GinsightError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"Game {info.id} written to {path} ({args.format}, {len(info.table.history)} hands).")
+    return 0
+
+
 def _result(args: argparse.Namespace, table: Table) -> tuple[HandResult, dict | None]:
     if args.draw:
         if any(x is not None for x in (args.knocker, args.knocker_count, args.knocker_cards)):
@@ -142,35 +176,6 @@ def _result(args: argparse.Namespace, table: Table) -> tuple[HandResult, dict | 
     return result, detail
 
 
-def table_json(game_id: int, info, table: Table) -> dict:
-    players = table.players
-    return {
-        "game": game_id,
-        "name": info.name,
-        "players": list(players),
-        "target": table.rules.target,
-        "role_draw": info.role_draw,
-        "scores": {players[i]: table.scores[i] for i in range(3)},
-        "next": None if table.over else {
-            "box": players[table.roles.box], "captain": players[table.roles.captain],
-            "sitter": players[table.roles.sitter],
-        },
-        "winner": None if table.winner is None else players[table.winner],
-        "hands": [
-            {
-                "hand": r.number, "box": players[r.roles.box], "captain": players[r.roles.captain],
-                "sitter": players[r.roles.sitter], "result": r.result.result,
-                "knocker": None if r.result.knocker is None else players[getattr(r.roles, r.result.knocker)],
-                "winner": None if r.winner_player is None else players[r.winner_player],
-                "points": r.result.points, "knocker_deadwood": r.result.knocker_deadwood,
-                "defender_deadwood": r.result.defender_deadwood,
-                "scores": {players[i]: r.scores[i] for i in range(3)},
-            }
-            for r in table.history
-        ],
-    }
-
-
 def render_table(game_id: int, info, table: Table) -> str:
     p = table.players
     width = max(8, *(len(n) for n in p))
@@ -190,6 +195,12 @@ def render_table(game_id: int, info, table: Table) -> str:
     else:
         lines.append(f"Next hand: {table.describe_roles()}")
     return "\n".join(lines)
+
+
+def _said(result: HandResult, table: Table, number: int) -> str:
+    if result.result == "draw":
+        return "draw, nobody scores."
+    return f"{result.result}, {table.players[table.history[number - 1].winner_player]} scores {result.points}."
 
 
 def run(args: argparse.Namespace) -> int:
@@ -217,7 +228,7 @@ def _run(args: argparse.Namespace, sheet: Scoresheet) -> int:
     if args.action == "list":
         games = sheet.games()
         if args.json:
-            print(json.dumps([table_json(g.id, g, g.table) for g in games]))
+            print(json.dumps([table_json(g) for g in games]))
         elif not games:
             print(f"No games in {sheet.path}")
         for g in games if not args.json else []:
@@ -232,6 +243,18 @@ def _run(args: argparse.Namespace, sheet: Scoresheet) -> int:
     else:
         game_id = sheet.current_game()
     info = sheet.game(game_id)
+    if args.action == "export":
+        return _export(args, info)
+    if args.action == "edit":
+        history = info.table.history
+        if not 1 <= args.hand <= len(history):
+            raise GinsightError(f"no hand {args.hand} in game {game_id}: it has {len(history)} hands")
+        # The knocker is named by seat or by who sat there in that hand.
+        result, detail = _result(args, replace(info.table, roles=history[args.hand - 1].roles))
+        table = sheet.edit_hand(game_id, args.hand, result, detail)
+        print(f"Hand {args.hand} is now: {_said(result, table, args.hand)}")
+        print(render_table(game_id, info, table).split("\n\n")[-1])
+        return 0
     if args.action == "add":
         result, detail = _result(args, info.table)
         table = sheet.add_hand(game_id, result, detail)
@@ -248,7 +271,7 @@ def _run(args: argparse.Namespace, sheet: Scoresheet) -> int:
     else:
         table = info.table
     if getattr(args, "json", False):
-        print(json.dumps(table_json(game_id, info, table)))
+        print(json.dumps(table_json(info, table)))
     else:
         print(render_table(game_id, info, table))
     return 0

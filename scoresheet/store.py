@@ -284,6 +284,25 @@ class Scoresheet:
             db.execute("DELETE FROM hands WHERE game_id = ? AND number = ?", (game_id, len(table.history) + 1))
         return table
 
+    def edit_hand(self, game_id: int, number: int, result: HandResult, detail: dict | None = None,
+                  hands: int | None = None) -> Table:
+        """Correct hand ``number`` of a game: the totals and roles after it are worked out again
+        (:func:`scoresheet.history.with_hand_changed`). ``detail`` replaces the hand's showdown
+        cards (None: the hand was corrected from its counts). ``hands``: as for :meth:`add_hand`."""
+        from scoresheet.history import with_hand_changed
+
+        with self._transaction() as db:
+            table = self.game(game_id).table
+            self._expect(game_id, table, hands)
+            table = with_hand_changed(table, number, result)
+            db.execute(
+                "UPDATE hands SET result = ?, knocker = ?, winner = ?, points = ?, knocker_deadwood = ?,"
+                " defender_deadwood = ?, detail = ? WHERE game_id = ? AND number = ?",
+                (result.result, result.knocker, result.winner, result.points, result.knocker_deadwood,
+                 result.defender_deadwood, json.dumps(detail) if detail is not None else None, game_id, number),
+            )
+        return table
+
     def _expect(self, game_id: int, table: Table, hands: int | None) -> None:
         if hands is not None and len(table.history) != hands:
             raise ScoresheetError(

@@ -15,15 +15,23 @@ import streamlit as st
 
 from engine.cards import CODES, Card, parse_card, parse_cards
 from engine.errors import GinsightError
+from ui import cardtext, show, state
+from ui import photo as photos
 from ui import reader as card_reader
-from ui import show, state
 
 SOURCES = ("Photo", "Camera", "Type")
 EXAMPLE = "AS 2S 3S 7H 7D 7C 9C TC JC KD"
 
 
+# The largest photo read (the reader's own limit). Streamlit's upload limit
+# (.streamlit/config.toml) is set well above it: a file Streamlit refuses itself stays listed
+# in the uploader beside the next one, with its message, while one refused here is simply
+# replaced by the next.
+PHOTO_MB = 64
+
+
 def max_upload_bytes() -> int:
-    return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
+    return PHOTO_MB * 1024 * 1024
 
 
 def card_input(slot: str, what: str = "hand", sources: Sequence[str] = SOURCES) -> list[Card]:
@@ -54,7 +62,7 @@ def typed_cards(slot: str, what: str) -> None:
     try:
         cards = parse_cards(text, what=what)
     except GinsightError as exc:  # not a card, or the same card twice
-        st.error(f"Those cards were not used: {exc}.")
+        st.error(f"Those cards were not used: {cardtext.player_text(str(exc))}.")
         return
     state.set_cards(slot, [CODES[c] for c in cards])
     photo = state.photo(slot)
@@ -101,8 +109,9 @@ def read_photo(slot: str, reader, data: bytes) -> None:
         return
     try:
         with st.spinner("Reading the cards…"):
-            reading = reader.read(data)
-            annotated = reader.annotate(data, reading)
+            image, shrunk = photos.fit_photo(data, photos.MAX_PIXELS)  # a 108-megapixel photo: read smaller
+            reading = reader.read(image)
+            annotated = reader.annotate(image, reading)
     except ValueError as exc:  # vision.ImageError: not an image, damaged, too large, ...
         photo.reset(digest)
         photo.error = f"That file could not be read as a photo: {exc}"
@@ -119,12 +128,13 @@ def read_photo(slot: str, reader, data: bytes) -> None:
         return
     photo.summary = (
         f"{len(codes)} card{'s' if len(codes) != 1 else ''} read in {reading.ms:.0f} ms: "
-        + " ".join(show.card_label(c) for c in codes)
+        + " ".join(cardtext.card_label(c) for c in codes)
         + (" (the photo is mirrored, as a selfie camera may save it: read flipped back)"
            if reading.mirrored else "")
+        + (f" ({shrunk})" if shrunk else "")
     )
     photo.notes = [
-        f"{show.card_label(read.card)} ({read.confidence:.0%})" for read in reading.cards if read.uncertain
+        f"{cardtext.card_label(read.card)} ({read.confidence:.0%})" for read in reading.cards if read.uncertain
     ]
     state.set_cards(slot, codes)
 
@@ -139,8 +149,30 @@ def show_photo(slot: str) -> None:
         st.warning("Check these cards, the reader is unsure of them: " + ", ".join(photo.notes))
 
 
+# The chips of the correction box in the colours of their suits. A chip's aria-label is its
+# card as players write it, so the suit symbol picks the colour.
+CHIP_STYLE = """<style>
+[data-testid="stMultiSelect"] [data-tag][aria-label*="♥"],
+[data-testid="stMultiSelect"] [data-tag][aria-label*="♦"] { background-color: #b91c1c; color: #fff; }
+[data-testid="stMultiSelect"] [data-tag][aria-label*="♠"],
+[data-testid="stMultiSelect"] [data-tag][aria-label*="♣"] { background-color: #1f2937; color: #fff; }
+</style>"""
+
+
 def _corrected(slot: str, key: str) -> None:
-    state.set_cards(slot, state.widget_value(key) or [])
+    """The box's new cards: picked from the list, or typed in any spelling (``2c``, ``TH``,
+    ``10h``) and added with Enter; what is not a card is named under the box."""
+    codes, problems = [], state.card_problems(slot)
+    problems.clear()
+    for item in state.widget_value(key) or []:
+        if item in CODES:
+            codes.append(item)
+            continue
+        try:
+            codes.append(cardtext.typed_card(item))
+        except GinsightError as exc:
+            problems.append(f"{exc}")
+    state.set_cards(slot, codes)
 
 
 def _clear(slot: str) -> None:
@@ -151,11 +183,16 @@ def _clear(slot: str) -> None:
 
 def correct_cards(slot: str, what: str) -> None:
     key = state.card_widget_key(slot)
+    st.html(CHIP_STYLE)
     st.multiselect(
-        f"Cards of the {what}: remove a wrong one (×), add a missed one from the list",
-        CODES, key=key, format_func=show.card_label, on_change=_corrected, args=(slot, key),
-        placeholder="No cards yet", select_all=False, wrap=True,
+        f"Cards of the {what}: remove a wrong one (×), add a missed one (type it, e.g. 10h or TH, then Enter)",
+        CODES, key=key, format_func=cardtext.card_label, on_change=_corrected, args=(slot, key),
+        placeholder="No cards yet", select_all=False, wrap=True, accept_new_options=True,
     )
+    problems = state.card_problems(slot)
+    if problems:
+        st.error("Not added: " + "; ".join(problems) + ".")
+        problems.clear()
     if state.cards(slot):
         st.button("Clear these cards", key=f"{slot}.clear", on_click=_clear, args=(slot,))
 
@@ -173,12 +210,12 @@ def known_cards(slot: str, cards: Sequence[Card]) -> show.Known:
             options = [show.NO_UPCARD] + [CODES[c] for c in cards]
             code = st.selectbox("The card you just took from the pile (it may not be discarded)", options,
                                 key=f"{slot}.taken",
-                                format_func=lambda c: c if c == show.NO_UPCARD else show.card_label(c))
+                                format_func=lambda c: c if c == show.NO_UPCARD else cardtext.card_label(c))
             taken = None if code == show.NO_UPCARD else parse_card(code)
     try:
         discards = tuple(parse_cards(discards_text, what="discard pile"))
         took = tuple(parse_cards(took_text, what="opponent's cards"))
     except GinsightError as exc:
-        st.error(f"Not used for the advice: {exc}.")
+        st.error(f"Not used for the advice: {cardtext.player_text(str(exc))}.")
         return show.Known(taken=taken)
     return show.Known(discards, took, taken)

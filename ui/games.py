@@ -17,10 +17,11 @@ from engine.cards import parse_cards
 from engine.errors import GinsightError
 from engine.rules import Rules
 from engine.showdown import settle
-from engine.table import HandResult, RoleDrawTie, Roles, Table, draw_roles, format_draw, roles_from_draw
+from engine.table import HandRecord, HandResult, RoleDrawTie, Roles, Table, draw_roles, format_draw, roles_from_draw
 from scoresheet import Scoresheet, default_path
+from scoresheet.history import with_hand_changed
 from scoresheet.store import GameInfo
-from ui import state
+from ui import cardtext, state
 
 SHEET_ERRORS = (GinsightError, OSError, sqlite3.Error)
 
@@ -49,27 +50,39 @@ def read_games(sheet: Scoresheet) -> tuple[list[GameInfo], GameInfo | None] | No
     return games, current or Scoresheet.newest_open(games)
 
 
-def _say(kind: str, text: str) -> None:
-    state.flash().append((kind, text))
+# Where each page shows the messages of its actions (ui.state.flash): beside what made them.
+NEW_GAME, HAND, HISTORY, SHOWDOWN = "game.new", "game.hand", "game.history", "showdown"
 
 
-def _run(action, *args) -> None:
+def _say(place: str, kind: str, text: str) -> None:
+    state.flash().append((place, kind, cardtext.player_text(text)))
+
+
+def _run(place: str, action, *args) -> bool:
+    """``action(sheet, *args)`` in one transaction; a refusal is said at ``place``. True when done."""
     try:
         with Scoresheet(default_path()) as sheet:
             action(sheet, *args)
     except SHEET_ERRORS as exc:
-        _say("error", f"Nothing recorded: {exc}")
+        _say(place, "error", f"Nothing recorded: {exc}")
+        return False
+    return True
 
 
-def _recorded(table: Table, result: HandResult) -> None:
+def hand_summary(rec: HandRecord, players: tuple[str, ...]) -> str:
+    """``'knock, Ann scores 26'``, or ``'draw'``."""
+    if rec.result.result == "draw":
+        return "draw"
+    return f"{rec.result.result}, {players[rec.winner_player]} scores {rec.result.points}"
+
+
+def _recorded(place: str, table: Table) -> None:
     rec = table.history[-1]
-    if result.result == "draw":
-        _say("success", f"Hand {rec.number}: draw, nobody scores; the same roles again.")
-    else:
-        winner = table.players[rec.winner_player]
-        _say("success", f"Hand {rec.number}: {result.result}, {winner} scores {result.points}.")
+    said = f"Hand {rec.number}: {hand_summary(rec, table.players)}"
+    said += "; nobody scores, the same roles again." if rec.result.result == "draw" else "."
     if table.over:
-        _say("success", f"{table.players[table.winner]} wins the game with {table.scores[table.winner]}!")
+        said += f" {table.players[table.winner]} wins the game with {table.scores[table.winner]}!"
+    _say(place, "success", said)
 
 
 # --- the buttons' actions ---------------------------------------------------------------
@@ -87,7 +100,10 @@ def new_game(players: tuple[str, str, str], how: str, rules: Rules, roles_by_nam
             unknown = [n for n in roles_by_name if n.strip().casefold() not in folded]
             if unknown:
                 raise GinsightError(f"{unknown[0]!r} is not one of the players ({', '.join(names)})")
-            roles = Roles(*(folded.index(n.strip().casefold()) for n in roles_by_name))
+            seats = [folded.index(n.strip().casefold()) for n in roles_by_name]
+            if len(set(seats)) != 3:
+                raise GinsightError("choose a different player for each role: in the box, captain, sits out")
+            roles = Roles(*seats)
             described = "roles entered"
         elif how == "cards":
             draws = [parse_cards(text, what=f"{name}'s draw") for name, text in zip(names, draws_text, strict=True)]
@@ -107,34 +123,32 @@ def new_game(players: tuple[str, str, str], how: str, rules: Rules, roles_by_nam
         game_id = sheet.new_game(names, roles, described, rules)  # type: ignore[arg-type]
         state.game_choice().game_id = game_id
         info = sheet.game(game_id)
-        _say("success", f"Game {game_id} started: {info.name}. {described}. First hand: {info.table.describe_roles()}.")
+        _say(HAND, "success",  # said where the first hand is recorded: the form closes
+             f"Game {game_id} started: {info.name}. {described}. First hand: {info.table.describe_roles()}.")
 
-    _run(start)
+    form = state.new_game_form()
+    form.open = None if _run(NEW_GAME, start) else True  # a refused start leaves the form open
 
 
-def add_counts(game_id: int, knocker: int, knocker_count: int, defender_count: int,
+def add_counts(game_id: int, seat: str, knocker_count: int, defender_count: int,
                hands: int | None = None) -> None:
-    """Record a hand from the two counts (the defender's after layoffs); ``knocker`` a player index.
-    ``hands`` (here and below): the hands the page showed, so that a page drawn before another
-    tab changed the game changes nothing (Scoresheet.add_hand)."""
+    """Record a hand from the two counts (the defender's after layoffs); ``seat``: 'box' or
+    'captain' knocked. ``hands`` (here and below): the hands the page showed, so that a page
+    drawn before another tab changed the game changes nothing (Scoresheet.add_hand)."""
 
     def add(sheet: Scoresheet) -> None:
         table = sheet.game(game_id).table
-        seat = table.roles.role_of(knocker)
-        if seat == "sitter":
-            raise GinsightError(f"{table.players[knocker]} sits out this hand and cannot have knocked")
         result = HandResult.from_counts(seat, knocker_count, defender_count, table.rules)
-        _recorded(sheet.add_hand(game_id, result, hands=hands), result)
+        _recorded(HAND, sheet.add_hand(game_id, result, hands=hands))
 
-    _run(add)
+    _run(HAND, add)
 
 
 def add_draw(game_id: int, hands: int | None = None) -> None:
     def add(sheet: Scoresheet) -> None:
-        result = HandResult("draw")
-        _recorded(sheet.add_hand(game_id, result, hands=hands), result)
+        _recorded(HAND, sheet.add_hand(game_id, HandResult("draw"), hands=hands))
 
-    _run(add)
+    _run(HAND, add)
 
 
 def add_showdown(game_id: int, seat: str, knocker: str, defender: str, hands: int | None = None) -> None:
@@ -153,23 +167,94 @@ def add_showdown(game_id: int, seat: str, knocker: str, defender: str, hands: in
         detail = {"knocker_cards": knocker, "defender_cards": defender, "knocker_melds": None,
                   "settlement": s.to_json()}
         table = sheet.add_hand(game_id, result, detail, hands=hands)
-        done[key] = (len(table.history), seat)
-        _recorded(table, result)
+        done[key] = (len(table.history), seat)  # the page then says "Recorded as hand N": no message here
 
-    _run(add)
+    _run(SHOWDOWN, add)
+
+
+def _forget_showdowns(game_id: int, numbers) -> None:
+    """Showdowns no longer recorded as they were (their hand undone or corrected)."""
+    done = state.showdowns_added().added
+    for key, (number, _) in list(done.items()):
+        if key[0] == game_id and number in numbers:
+            del done[key]
 
 
 def undo(game_id: int, hands: int | None = None) -> None:
     def remove(sheet: Scoresheet) -> None:
         table = sheet.undo(game_id, hands)
-        done = state.showdowns_added().added
-        for key, (number, _) in list(done.items()):
-            if key[0] == game_id and number > len(table.history):
-                del done[key]
-        _say("success", f"Removed hand {len(table.history) + 1} of game {game_id}. "
-                        f"Next hand: {table.describe_roles()}.")
+        _forget_showdowns(game_id, {len(table.history) + 1})
+        _say(HISTORY, "success", f"Removed hand {len(table.history) + 1} of game {game_id}. "
+                                 f"Next hand: {table.describe_roles()}.")
 
-    _run(remove)
+    _run(HISTORY, remove)
+
+
+def hand_result(kind: str, seat: str, knocker_count: int, defender_count: int, table: Table) -> HandResult:
+    """A hand's result as the page's fields give it: 'draw', or who knocked and the two counts."""
+    if kind == "draw":
+        return HandResult("draw")
+    return HandResult.from_counts(seat, knocker_count, defender_count, table.rules)
+
+
+def edit_hand(game_id: int, number: int, result: HandResult, hands: int | None = None) -> None:
+    """Correct hand ``number``: the totals and roles after it are worked out again."""
+
+    def edit(sheet: Scoresheet) -> None:
+        table = sheet.edit_hand(game_id, number, result, hands=hands)
+        _forget_showdowns(game_id, {number})
+        rec = table.history[number - 1]
+        _say(HISTORY, "success", f"Hand {number} is now: {hand_summary(rec, table.players)}. "
+                                 + ("" if table.over else f"Next hand: {table.describe_roles()}."))
+
+    _run(HISTORY, edit)
+
+
+# --- changes that wait for a yes --------------------------------------------------------
+
+
+def ask_undo(info: GameInfo) -> None:
+    table = info.table
+    rec = table.history[-1]
+    _ask(f"Remove hand {rec.number} ({hand_summary(rec, table.players)})? The totals and roles go back to "
+         "how they were before it.", "undo", info.id, len(table.history))
+
+
+def ask_edit(info: GameInfo, number: int, kind: str, seat: str, knocker_count: int, defender_count: int) -> None:
+    """Check the corrected hand now (a bad count, a game that would end early is said at
+    once), then ask before it is stored."""
+    table = info.table
+    try:
+        result = hand_result(kind, seat, knocker_count, defender_count, table)
+        after = with_hand_changed(table, number, result)
+    except GinsightError as exc:
+        _say(HISTORY, "error", f"Hand {number} not changed: {exc}")
+        return
+    before, now = table.history[number - 1], after.history[number - 1]
+    if before.result == now.result:
+        _say(HISTORY, "info", f"Hand {number} is already {hand_summary(before, table.players)}: nothing to change.")
+        return
+    totals = ", ".join(f"{p} {after.scores[i]}" for i, p in enumerate(table.players))
+    _ask(f"Change hand {number} from {hand_summary(before, table.players)} to {hand_summary(now, table.players)}? "
+         f"The totals and roles after it are worked out again: {totals}.",
+         "edit", info.id, number, result, len(table.history))
+
+
+def _ask(question: str, action: str, *args) -> None:
+    pending = state.pending()
+    pending.question, pending.action, pending.args = question, action, args
+
+
+def confirm() -> None:
+    pending = state.pending()
+    action, args = {"undo": undo, "edit": edit_hand}.get(pending.action or ""), pending.args
+    pending.clear()
+    if action is not None:
+        action(*args)
+
+
+def cancel() -> None:
+    state.pending().clear()
 
 
 def added_showdown(game_id: int, knocker: str, defender: str) -> tuple[int, str] | None:
@@ -179,8 +264,14 @@ def added_showdown(game_id: int, knocker: str, defender: str) -> tuple[int, str]
 
 def choose_game(key: str) -> None:
     state.game_choice().game_id = state.widget_value(key)
+    state.pending().clear()  # a question about another game's hand
 
 
-def show_flash() -> None:
-    for kind, text in state.pop_flash():
+def new_game_toggled(key: str) -> None:
+    state.new_game_form().open = bool(state.widget_value(key))
+
+
+def show_flash(place: str) -> None:
+    """The messages for ``place``: call where the form or button that made them is drawn."""
+    for kind, text in state.pop_flash(place):
         {"success": st.success, "info": st.info}.get(kind, st.error)(text)

@@ -71,6 +71,48 @@ def keep_camera(session_state: Any) -> None:
     context._last_rendered_run_count = -2 if away else None
 
 
+# Shown by the browser itself when it has no camera to give (none found, refused, or an address
+# that is not secure): streamlit-webrtc tells the page nothing of it, and its own message is the
+# browser's raw error. Then "Press START" is hidden and the way on is said plainly.
+NO_CAMERA = ("Live video cannot start: {why} Use Snapshot mode (above) if another camera app works, "
+             "or type your cards on the My hand page.")
+NO_CAMERA_CHECK = """<div class="ginsight-no-camera" role="alert" style="display:none;padding:0.75rem 1rem;
+border-radius:0.5rem;background:#fde8e8;color:#7d1a1a;margin:0.25rem 0">""" + NO_CAMERA.replace(
+    "{why}", '<span class="why"></span>') + """</div>
+<script>
+(async () => {
+  const boxes = document.querySelectorAll(".ginsight-no-camera");
+  const box = boxes[boxes.length - 1];
+  if (!box) return;
+  let why = null;
+  const media = navigator.mediaDevices;
+  if (!media || !media.getUserMedia) {
+    why = "this browser gives the page no camera (it needs localhost or an https address).";
+  } else {
+    try {
+      const permission = await navigator.permissions.query({name: "camera"});
+      if (permission.state === "denied") why = "the browser refused this page the camera (see its address bar).";
+    } catch (e) {}
+    if (!why) {
+      const devices = await media.enumerateDevices();
+      if (!devices.some(d => d.kind === "videoinput")) why = "no camera was found on this device.";
+    }
+  }
+  if (!why) return;
+  box.querySelector(".why").textContent = why;
+  box.style.display = "block";
+  const hideStart = () => {
+    if (!box.isConnected) { observer.disconnect(); return; }
+    for (const alert of document.querySelectorAll('[data-testid="stAlert"]')) {
+      if (alert.innerText.includes("Press START")) alert.style.display = "none";
+    }
+  };
+  const observer = new MutationObserver(hideStart);
+  observer.observe(document.body, {childList: true, subtree: true});
+  hideStart();
+})();
+</script>"""
+
 # On localhost no STUN server is needed: an empty list means nothing is fetched.
 RTC_CONFIGURATION = {"iceServers": []}
 MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 1280}, "height": {"ideal": 720}}, "audio": False}

@@ -33,10 +33,13 @@ class CardReader:
         return self._reader.read(image)
 
     def annotate(self, image: Any, reading: Any) -> Any:
-        """A BGR copy of ``image`` with each card read drawn on it."""
+        """A BGR copy of ``image`` with each card read drawn on it, as players write cards
+        (:func:`ui.draw.annotate`)."""
+        from ui.draw import annotate
+
         if isinstance(image, bytes | bytearray):
             image = self._vision.load_image(bytes(image))
-        return self._vision.annotate(image, reading)
+        return annotate(image, reading)
 
     def stable(self, window: int = 8) -> Any:
         """A :class:`vision.StableReader` for one video stream (it votes over recent frames)."""

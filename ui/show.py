@@ -6,7 +6,7 @@ Every number shown comes from :mod:`engine`; these functions only lay it out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 import streamlit as st
@@ -14,20 +14,16 @@ import streamlit as st
 from engine.advice import TurnAdvice, advise_draw, advise_turn
 from engine.cards import CODES, DECK, PRETTY, Card
 from engine.errors import GinsightError
-from engine.hand import HAND_SIZES, analyse_hand
-from engine.melds import Arrangement
+from engine.hand import HAND_SIZES, DiscardOption, analyse_hand
+from engine.melds import Arrangement, best_arrangement
 from engine.rules import DEFAULT_RULES, Rules
 from engine.showdown import Settlement
+from ui.cardtext import card_label, player_text
 
 MELD_COLOURS = ("#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#ede9fe")
 DEADWOOD_COLOUR = "#f3f4f6"
 RED_SUITS = (1, 2)  # hearts, diamonds (engine.cards.SUITS order: S H D C)
 NO_UPCARD = "—"
-
-
-def card_label(code: str) -> str:
-    """How a card is named in widgets: ``'QS'`` -> ``'Q♠'``."""
-    return PRETTY[DECK[CODES.index(code)]]
 
 
 def card_html(card: Card) -> str:
@@ -78,79 +74,154 @@ class Known:
     taken: Card | None = None  # with 11 cards: the card just taken from the pile
 
 
-ASK = "ask"  # hand_report's upcard: draw a select box for it
+ASK = "ask"  # draw_hand's upcard: draw a select box for it
+
+
+@dataclass(frozen=True)
+class HandView:
+    """What the page shows of a hand, worked out before anything is drawn (:func:`hand_view`).
+
+    ``missing``/``extra``: cards short of 10, or beyond 11 (then ``arrangement`` is of the
+    cards there are, ``discard`` None and no advice). With 11 cards, ``advice`` is the turn's
+    (or ``advice_error`` says why there is none) and ``tie_note`` why the advised discard is
+    not the first of the table of every discard.
+    """
+
+    cards: tuple[Card, ...]
+    arrangement: Arrangement
+    missing: int = 0
+    extra: int = 0
+    discard: Card | None = None
+    gin: bool = False
+    can_knock: bool = False
+    knock_limit: int = DEFAULT_RULES.knock_limit
+    options: tuple[DiscardOption, ...] = ()
+    advice: TurnAdvice | None = None
+    advice_error: str | None = None
+    tie_note: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """10 or 11 cards: a hand to advise on."""
+        return not (self.missing or self.extra)
+
+
+def hand_view(cards: Sequence[Card], known: Known = Known(), rules: Rules = DEFAULT_RULES) -> HandView:
+    """The compute step of a hand's report: melds, deadwood, knock, discard and, with 11
+    cards, the advice (which takes a moment: the knock is weighed by sampling). No drawing."""
+    n = len(cards)
+    if n not in HAND_SIZES:
+        return HandView(tuple(cards), best_arrangement(cards) if n < 10 else best_arrangement(()),
+                        missing=max(10 - n, 0), extra=max(n - 11, 0), knock_limit=rules.knock_limit)
+    report = analyse_hand(cards, rules)
+    view = HandView(tuple(cards), report.arrangement, discard=report.discard, gin=report.gin,
+                    can_knock=report.can_knock, knock_limit=rules.knock_limit, options=report.options)
+    if n == 10:
+        return view
+    try:
+        advice = advise_turn(list(cards), known.discards, known.opponent_took, taken_from_pile=known.taken,
+                             rules=rules)
+    except GinsightError as exc:  # e.g. a card both in the hand and in the discard pile
+        return replace(view, advice_error=player_text(str(exc)))
+    arrangement = next(o.arrangement for o in report.options if o.discard == advice.discard)
+    return replace(view, advice=advice, discard=advice.discard, gin=advice.gin, can_knock=advice.can_knock,
+                   arrangement=arrangement, tie_note=tie_note(report.options, advice, known))
+
+
+def tie_note(options: Sequence[DiscardOption], advice: TurnAdvice, known: Known) -> str | None:
+    """Why the advised discard is not the table's first (least deadwood, ties in deck order)."""
+    first = options[0]
+    if advice.discard == first.discard:
+        return None
+    advised = next(o for o in options if o.discard == advice.discard)
+    if known.taken == first.discard:
+        return f"{PRETTY[first.discard]} was just taken from the pile: it may not be discarded this turn."
+    if advised.deadwood == first.deadwood:
+        tied = [PRETTY[o.discard] for o in options if o.deadwood == first.deadwood]
+        return (f"{', '.join(tied[:-1])} and {tied[-1]} all leave {first.deadwood} deadwood"
+                if len(tied) > 2 else f"{tied[0]} and {tied[1]} both leave {first.deadwood} deadwood") + (
+            f". The tie goes to {PRETTY[advice.discard]}: of tied discards the advice keeps the hand that more "
+            "unseen cards would improve, then throws the higher card.")
+    return (f"{PRETTY[advice.discard]} leaves {advised.deadwood} deadwood now, more than {PRETTY[first.discard]}'s "
+            f"{first.deadwood}, but the least on average after your next draw: the advice plays on.")
 
 
 def hand_report(
     cards: Sequence[Card], slot: str, known: Known = Known(), rules: Rules = DEFAULT_RULES, *, strict: bool = True,
     upcard: str | None = ASK,
 ) -> None:
-    """The analysis of 10 or 11 cards, with the advice. ``strict``: a wrong number of cards is
-    an error (a photo or typed hand), else a note (the live video, where hands come and go).
+    """The analysis of 10 or 11 cards, with the advice: :func:`hand_view`, then :func:`draw_hand`."""
+    with st.spinner("Weighing the knock…"):
+        view = hand_view(cards, known, rules)
+    draw_hand(view, slot, known, rules, strict=strict, upcard=upcard)
+
+
+def draw_hand(view: HandView, slot: str, known: Known = Known(), rules: Rules = DEFAULT_RULES, *,
+              strict: bool = True, upcard: str | None = ASK) -> None:
+    """The render step: a hand's :class:`HandView`. ``strict``: a wrong number of cards is an
+    error (a photo or typed hand), else a note (the live video, where hands come and go).
     ``upcard``: a card code or None when the page chose it already, else a select box asks."""
-    n = len(cards)
-    if n not in HAND_SIZES:
-        count = 10 - n if n < 10 else n - 11
-        plural = "s" if count > 1 else ""
-        fix = f"add {count} missed card{plural}" if n < 10 else f"remove {count} wrong card{plural}"
-        text = (
-            f"{n} card{'s' if n != 1 else ''}: a hand has 10 cards, or 11 just after taking one. "
-            f"Correct the cards above: {fix}."
-        )
+    n = len(view.cards)
+    if not view.complete:
+        if view.missing:
+            count, fix = view.missing, "add the missed card" + ("s" if view.missing > 1 else "")
+            text = (f"{n} card{'s' if n != 1 else ''}, {count} missing: a hand has 10 cards, or 11 just after "
+                    f"taking one. Correct the cards above: {fix}.")
+        else:
+            count = view.extra
+            text = (f"{n} cards: a hand has 10 cards, or 11 just after taking one. Correct the cards above: "
+                    f"remove {count} wrong card{'s' if count > 1 else ''}.")
         (st.error if strict else st.info)(text)
+        if view.missing and n:
+            html(f'<div style="margin-bottom:0.4em"><b>Melds so far</b> (of the {n} cards there are)</div>'
+                 f"{arrangement_html(view.arrangement)}")
         return
-    report = analyse_hand(cards, rules)
-    arrangement, discard, advice, why_not = report.arrangement, report.discard, None, None
-    gin, can_knock = report.gin, report.can_knock
-    if n == 11:
-        try:
-            with st.spinner("Weighing the knock…"):
-                advice = advise_turn(list(cards), known.discards, known.opponent_took, taken_from_pile=known.taken,
-                                     rules=rules)
-        except GinsightError as exc:  # e.g. a card both in the hand and in the discard pile
-            why_not = str(exc)
-        else:  # the advised discard (ties and the card just taken are the advice's to settle)
-            discard, gin, can_knock = advice.discard, advice.gin, advice.can_knock
-            arrangement = next(o.arrangement for o in report.options if o.discard == discard)
-    knock = "gin" if gin else "legal" if can_knock else "not legal"
     cols = st.columns(3)
-    cols[0].metric("Deadwood", arrangement.deadwood)
-    cols[1].metric("Knock", knock)
-    cols[2].metric("Best discard", PRETTY[discard] if discard is not None else "—")
-    lead = f"after discarding {PRETTY[discard]}" if discard is not None else ""
-    html(f'<div style="margin-bottom:0.4em"><b>Melds</b> {escape(lead)}</div>{arrangement_html(arrangement)}')
-    limit = rules.knock_limit
-    if gin:
+    cols[0].metric("Deadwood", view.arrangement.deadwood)
+    cols[1].metric("Knock", "gin" if view.gin else "legal" if view.can_knock else "not legal")
+    cols[2].metric("Best discard", metric_card(view.discard) if view.discard is not None else "—")
+    lead = f"after discarding {PRETTY[view.discard]}" if view.discard is not None else ""
+    html(f'<div style="margin-bottom:0.4em"><b>Melds</b> {escape(lead)}</div>{arrangement_html(view.arrangement)}')
+    deadwood = view.arrangement.deadwood
+    if view.gin:
         st.markdown(f"**Gin**: no deadwood{' after the discard' if n == 11 else ''}.")
-    elif can_knock:
-        st.markdown(f"**Knock is legal**: deadwood {arrangement.deadwood} ≤ {limit}.")
+    elif view.can_knock:
+        st.markdown(f"**Knock is legal**: deadwood {deadwood} ≤ {view.knock_limit}.")
     else:
-        st.markdown(f"**Knock is not legal**: deadwood {arrangement.deadwood} > {limit}.")
-    if why_not is not None:
-        st.error(f"No advice: {why_not}.")
-    elif advice is not None:
-        show_turn_advice(advice, known)
-        discard_table(report)
+        st.markdown(f"**Knock is not legal**: deadwood {deadwood} > {view.knock_limit}.")
+    if view.advice_error is not None:
+        st.error(f"No advice: {view.advice_error}.")
+    elif view.advice is not None:
+        show_turn_advice(view.advice, known)
+        discard_table(view)
     else:
         try:
-            draw_advice(cards, slot, known, rules, upcard)
+            draw_advice(view.cards, slot, known, rules, upcard)
         except GinsightError as exc:  # the upcard or the pile names a card of the hand
-            st.error(f"No advice: {exc}.")
+            st.error(f"No advice: {player_text(str(exc))}.")
 
 
-def discard_table(report) -> None:
+def metric_card(card: Card) -> str:
+    """A card in a metric's value, red for hearts and diamonds (metrics take Markdown)."""
+    return f":red[{PRETTY[card]}]" if card.suit in RED_SUITS else PRETTY[card]
+
+
+def discard_table(view: HandView) -> None:
     with st.expander("Every discard"):
         st.table(
             [
                 {"discard": PRETTY[o.discard], "deadwood": o.deadwood,
-                 "melds": " | ".join(str(m) for m in o.arrangement.melds) or "—"}
-                for o in report.options
+                 "melds": " | ".join(str(m) for m in o.arrangement.melds) or "—",
+                 "advice": "advised" if o.discard == view.discard else ""}
+                for o in view.options
             ]
         )
+        if view.tie_note:
+            st.caption(view.tie_note)
 
 
 def show_turn_advice(advice: TurnAdvice, known: Known, prefix: str = "") -> None:
-    st.markdown(f"**Advice**: {prefix}{advice.reasons}.")
+    st.markdown(f"**Advice**: {_after(prefix, advice.reasons)}.")
     undercut_risk(advice, known)
 
 
@@ -208,6 +279,11 @@ def draw_advice(cards: Sequence[Card], slot: str, known: Known, rules: Rules, up
         show_turn_advice(turn, after, prefix=f"having taken {PRETTY[up]}, ")
 
 
+def _after(prefix: str, reasons: str) -> str:
+    """``reasons`` following ``prefix`` mid-sentence: "having taken Q♣, knock: gin"."""
+    return prefix + reasons[:1].lower() + reasons[1:] if prefix else reasons
+
+
 # --- a showdown ---------------------------------------------------------------------------
 
 
@@ -224,11 +300,19 @@ def explain_points(s: Settlement, rules: Rules) -> str:
     )
 
 
+def layoff_colour(knocker: Arrangement, meld) -> str:
+    """The colour of the knocker's meld that a layoff joins, as :func:`arrangement_html` drew it."""
+    for i, m in enumerate(knocker.melds):
+        if m == meld or m.mask & meld.mask == m.mask or m.mask & meld.mask == meld.mask:
+            return MELD_COLOURS[i % len(MELD_COLOURS)]
+    return DEADWOOD_COLOUR
+
+
 def settlement(s: Settlement, rules: Rules, names: tuple[str, str] = ("Knocker", "Defender")) -> None:
     """Both arrangements, the layoffs, the outcome and the points, line by line."""
     winner = names[0] if s.winner == "knocker" else names[1]
-    headline = f"{s.outcome.capitalize()}: {winner} scores {s.points}"
-    (st.success if s.winner == "knocker" else st.warning)(headline)
+    st.markdown(f"#### {s.outcome.capitalize()}: {winner} scores {s.points}")  # a headline, not an alert:
+    # the page's one success message is the hand recorded
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{names[0]}** (knocked)")
@@ -237,7 +321,8 @@ def settlement(s: Settlement, rules: Rules, names: tuple[str, str] = ("Knocker",
         st.markdown(f"**{names[1]}** (defended)")
         html(arrangement_html(s.defender.arrangement))
         if s.defender.layoffs:
-            html("".join(group_html([x.card], "#e0f2fe", f"laid off onto {x.meld}") for x in s.defender.layoffs))
+            html("".join(group_html([x.card], layoff_colour(s.knocker, x.meld), f"laid off onto {x.meld}")
+                         for x in s.defender.layoffs))
     lines = [f"{names[0]}'s deadwood: {pretty(s.knocker.deadwood_cards)} = {s.knocker.deadwood}"
              + (" (gin)" if s.outcome == "gin" else "")]
     if s.outcome == "gin":

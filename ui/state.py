@@ -37,6 +37,12 @@ def set_cards(slot: str, codes: list[str]) -> None:
     st.session_state[f"{slot}.cards"] = list(dict.fromkeys(codes))
 
 
+def card_problems(slot: str) -> list[str]:
+    """What was typed into the correction box of ``slot`` and is not a card: shown once,
+    under the box, by the page's next run."""
+    return _get(f"{slot}.cards.problems", list)
+
+
 def card_widget_key(slot: str) -> str:
     """The key of the multiselect that shows and corrects the cards of ``slot``, filled from
     :func:`cards` each run (call before drawing the widget)."""
@@ -83,15 +89,18 @@ def photo(slot: str) -> PhotoRead:
 # --- messages that outlive the run that made them ----------------------------------------
 
 
-def flash() -> list[tuple[str, str]]:
-    """Messages (kind, text) left by a button's callback for the page to show once."""
+def flash() -> list[tuple[str, str, str]]:
+    """Messages (place, kind, text) left by a button's callback for the page to show once, at
+    ``place``: beside the form or button that made them, so that nothing above moves."""
     return _get("flash", list)
 
 
-def pop_flash() -> list[tuple[str, str]]:
-    messages = list(flash())
-    flash().clear()
-    return messages
+def pop_flash(place: str) -> list[tuple[str, str]]:
+    """The messages for ``place``, (kind, text) each; they are shown once."""
+    messages = flash()
+    mine = [(kind, text) for where, kind, text in messages if where == place]
+    messages[:] = [m for m in messages if m[0] != place]
+    return mine
 
 
 # --- the game and the showdown -----------------------------------------------------------
@@ -109,6 +118,35 @@ def game_choice() -> GameChoice:
 
 
 @dataclass
+class NewGameForm:
+    """Whether the Game page's "New game" form is open: ``None`` while the player has not
+    said, when it is open only until a game exists; it stays open after a refused start."""
+
+    open: bool | None = None
+
+
+def new_game_form() -> NewGameForm:
+    return _get("game.new.form", NewGameForm)
+
+
+@dataclass
+class Pending:
+    """A change to a game that waits for the player's yes (an undo, a corrected hand): the
+    question, and the :mod:`ui.games` action with its arguments."""
+
+    question: str | None = None
+    action: str | None = None
+    args: tuple = ()
+
+    def clear(self) -> None:
+        self.question, self.action, self.args = None, None, ()
+
+
+def pending() -> Pending:
+    return _get("game.pending", Pending)
+
+
+@dataclass
 class ShowdownsAdded:
     """Showdowns already added to a game, by (game, knocker's cards, defender's cards): the
     hand number and the knocker's seat. A showdown is added once, however often one clicks."""
@@ -121,6 +159,17 @@ def showdowns_added() -> ShowdownsAdded:
 
 
 # --- the live video ----------------------------------------------------------------------
+
+
+@dataclass
+class LiveSent:
+    """What "Use these cards on My hand" last sent, said under the button until the next send."""
+
+    said: str | None = None
+
+
+def live_sent() -> LiveSent:
+    return _get("live.sent", LiveSent)
 
 
 def live_feed(make: Any) -> Any:

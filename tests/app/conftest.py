@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ PAGES = {
     "my_hand": "ui/pages/my_hand.py",
     "showdown": "ui/pages/showdown.py",
     "game": "ui/pages/game.py",
+    "help": "ui/pages/help.py",
 }
 
 
@@ -99,7 +101,7 @@ def text(at: AppTest) -> str:
         parts += [a.value for a in alerts]
     parts += [f"{m.label}: {m.value}" for m in at.metric]
     parts += [caption for image in at.image for caption in image.captions]
-    return "\n".join(parts)
+    return re.sub(r":(?:red|gray)\[([^\]]*)\]", r"\1", "\n".join(parts))  # a colour is not a word
 
 
 def errors(at: AppTest) -> list[str]:

@@ -90,6 +90,8 @@ class FakeReader:
 
     def read(self, image) -> FakeReading:
         self.reads += 1
+        if isinstance(image, np.ndarray):  # a photo the app decoded itself (a huge one, shrunk)
+            return reading_of(self.live_codes, set(), image.shape[1], image.shape[0])
         img = self._open(image)
         codes = img.text.get("cards", "").split()
         unsure = set(img.text.get("unsure", "").split())

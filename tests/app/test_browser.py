@@ -150,22 +150,27 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """Headless Chromium from Debian, with a fake camera playing a clip of the real photo."""
+def playwright():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: run `make setup` (apt-get install chromium chromium-driver)",
                     pytrace=False)
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright, tmp_path_factory):
+    """Headless Chromium from Debian, with a fake camera playing a clip of the real photo."""
     clip = fake_camera_clip(real_photo(), tmp_path_factory.mktemp("camera") / "cards.y4m")
     camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
               f"--use-file-for-fake-video-capture={clip}"]
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS + camera)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS + camera)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.fixture
@@ -292,7 +297,7 @@ def test_game_and_showdown(page):
     assert "Bob lays off 8♠ onto 5♠ 6♠ 7♠." in body
     assert "the defender scores the undercut bonus 10 + 10 − 9 = 11" in body
     page.get_by_role("button", name="Add this hand to game 1").click()
-    page.get_by_text("Hand 1: undercut, Bob scores 11.").wait_for()
+    page.get_by_text("Recorded as hand 1 of game 1: undercut, Bob scores 11.").wait_for()
     settle(page)
     no_exception(page)
     screenshot(page, "showdown.png")
@@ -308,6 +313,12 @@ def test_game_and_showdown(page):
         settle(page)
     no_exception(page)
     screenshot(page, "game.png")
+
+
+def frames_read(page) -> int:
+    """The frame number the Live page last reported (0 before any)."""
+    found = re.findall(r"frame (\d+),", page.locator('[data-testid="stMain"]').inner_text())
+    return int(found[-1]) if found else 0
 
 
 def why_not(page, console: list[str], what: str) -> str:
@@ -340,13 +351,76 @@ def test_live_camera(page, real_reader):
     time.sleep(3)  # a few more frames: the codes drawn, the melds and advice beside
     no_exception(page)
     screenshot(page, "live.png")
+
+    # Sending the cards to My hand leaves the stream playing and says so for good.
+    page.get_by_role("button", name="Use these cards on My hand").click()
+    page.get_by_text(re.compile(r"cards sent to My hand: ")).wait_for()
+    before = frames_read(page)
+    time.sleep(3)
+    assert page.get_by_text(re.compile(r"cards sent to My hand: ")).is_visible()
+    assert frames_read(page) > before, why_not(page, console, "the stream stopped after sending the cards")
+    # Choosing an upcard while it plays leaves nothing greyed behind.
+    upcard = page.get_by_role("combobox", name="Upcard (top of the discard pile)")
+    upcard.click()
+    upcard.fill("Q♥")
+    page.keyboard.press("Enter")
+    time.sleep(3)
+    stale = page.locator('[data-testid="stMain"] [data-stale="true"]').count()
+    assert stale == 0, why_not(page, console, f"{stale} greyed elements stayed after choosing an upcard")
     frame.get_by_role("button", name=re.compile("stop", re.I)).click()
     settle(page)
 
-    page.get_by_text("Snapshot mode").click()
+    page.get_by_text("Snapshot mode (for browsers").click()
     settle(page)
     page.get_by_role("button", name=re.compile("take photo", re.I)).click()
     page.locator('[data-testid="stImageCaption"], [data-testid="stAlertContentError"]').first.wait_for()
     settle(page)
     no_exception(page)
     assert re.search(r"\d+ cards? read in", page.locator('[data-testid="stMain"]').inner_text())
+
+
+@pytest.mark.parametrize("path", ["/", "/my-hand", "/live", "/showdown", "/game", "/help"])
+def test_every_page_answers_at_its_own_path(page, path):
+    open_page(page, path)
+    title = {"/": "My hand", "/my-hand": "My hand", "/live": "Live", "/showdown": "Showdown", "/game": "Game",
+             "/help": "Help"}[path]
+    page.get_by_role("heading", name=title).first.wait_for()
+    assert page.get_by_text("Page not found").count() == 0, page.locator("body").inner_text()
+
+
+def test_correction_box_takes_typed_spellings_and_colours_chips_by_suit(page):
+    open_page(page, "/my-hand")
+    page.locator('[data-testid="stRadio"]').filter(has_text="Cards of the hand from").get_by_text("Type").click()
+    settle(page)
+    field = page.get_by_label("Cards of the hand", exact=True)
+    field.fill("AS TH")
+    field.press("Enter")
+    settle(page)
+    box = page.locator('[data-testid="stMultiSelect"] input')
+    for typed in ("2c", "10d"):
+        box.click()
+        box.fill(typed)
+        page.keyboard.press("Enter")
+        settle(page)
+    page.keyboard.press("Escape")
+    assert chips(page) == ["A♠", "10♥", "2♣", "10♦"]
+    colour = page.locator('[data-testid="stMultiSelect"] [data-tag]').evaluate_all(
+        "els => els.map(e => getComputedStyle(e).backgroundColor)")
+    assert colour == ["rgb(31, 41, 55)", "rgb(185, 28, 28)", "rgb(31, 41, 55)", "rgb(185, 28, 28)"]
+    no_exception(page)
+
+
+def test_live_without_a_camera_says_so_plainly(playwright, server):
+    """No camera (a browser without the fake one): the ways on, not the browser's raw error."""
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    try:
+        page = chromium.new_page(base_url=server)
+        page.set_default_timeout(WAIT)
+        open_page(page, "/live")
+        page.get_by_text("Live video cannot start").wait_for()
+        body = page.locator('[data-testid="stMain"]').inner_text()
+        assert "no camera was found on this device" in body and "Snapshot mode" in body and "My hand" in body
+        time.sleep(1)
+        assert not page.get_by_text("Press START").first.is_visible()
+    finally:
+        chromium.close()

@@ -23,12 +23,23 @@ def start(at, names=("Ann", "Bob", "Cy"), how="roles", draws=None, **settings):
     return at.button(key="game.new.start").click().run()
 
 
+def field(widgets, name, form="game.hand"):
+    """The field ``name`` of the hand form (its key names the game and the hand)."""
+    return next(w for w in widgets if w.key and w.key.startswith(form + ".") and w.key.endswith("." + name))
+
+
 def add_counts(at, knocker, knocker_count, defender_count):
-    at.radio(key="game.kind").set_value("knocked").run()
-    at.selectbox(key="game.knocker").set_value(knocker)
-    at.number_input(key="game.knocker_count").set_value(knocker_count)
-    at.number_input(key="game.defender_count").set_value(defender_count)
+    """``knocker``: 'box' or 'captain'."""
+    field(at.radio, "kind").set_value("knocked").run()
+    field(at.selectbox, "knocker").set_value(knocker)
+    field(at.number_input, "knocker_count").set_value(knocker_count)
+    field(at.number_input, "defender_count").set_value(defender_count)
     return at.button(key="game.add").click().run()
+
+
+def undo(at):
+    at.button(key="game.undo").click().run()
+    return at.button(key="game.confirm").click().run()
 
 
 def metrics(at) -> dict[str, int]:
@@ -48,19 +59,19 @@ def test_start_with_roles_entered_then_hands_and_undo(app, db):
     assert metrics(at) == {"Ann · in the box": 0, "Bob · captain": 0, "Cy · sits out": 0}
     assert "**Hand 1**: box Ann, captain Bob, sits out Cy; the box deals." in text(at)
 
-    at = ok(add_counts(at, 0, 4, 30))  # Ann (box) knocks with 4 against 30
+    at = ok(add_counts(at, "box", 4, 30))  # Ann (box) knocks with 4 against 30
     assert "Hand 1: knock, Ann scores 26." in text(at)
     assert metrics(at) == {"Ann · in the box": 26, "Bob · sits out": 0, "Cy · captain": 0}
-    at.radio(key="game.kind").set_value("draw").run()
+    field(at.radio, "kind").set_value("draw").run()
     at.button(key="game.add_draw").click().run()
-    assert "Hand 2: draw, nobody scores; the same roles again." in text(ok(at))
-    at = ok(add_counts(at, 2, 5, 5))  # Cy (captain) knocks with 5 against 5: undercut by Ann
+    assert "Hand 2: draw; nobody scores, the same roles again." in text(ok(at))
+    at = ok(add_counts(at, "captain", 5, 5))  # Cy (captain) knocks with 5 against 5: undercut by Ann
     assert "Hand 3: undercut, Ann scores 10." in text(at)
     rows = at.table[0].value
     assert list(rows["result"]) == ["knock", "draw", "undercut"]
     assert list(rows["Ann total"]) == [26, 26, 36]
 
-    at.button(key="game.undo").click().run()
+    at = undo(at)
     assert "Removed hand 3 of game 1. Next hand: box Ann, captain Cy, sits out Bob." in text(ok(at))
     assert metrics(at)["Ann · in the box"] == 26
     with Scoresheet(db) as sheet:
@@ -69,7 +80,7 @@ def test_start_with_roles_entered_then_hands_and_undo(app, db):
 
 def test_refused_hand_records_nothing(app, db):
     at = start(app("game"))
-    at = ok(add_counts(at, 0, 12, 30))  # a knock needs 10 or less
+    at = ok(add_counts(at, "box", 12, 30))  # a knock needs 10 or less
     assert any("Nothing recorded: the knocker's count 12 is above the knock limit 10" in e for e in errors(at))
     with Scoresheet(db) as sheet:
         assert sheet.game(1).table.history == ()
@@ -81,7 +92,7 @@ def test_a_restart_loses_nothing(app, db):
         sheet.add_hand(game, HandResult.from_counts("box", 4, 30))
     at = ok(app("game"))  # a new session, as after a refresh or a restart
     assert metrics(at) == {"Ann · sits out": 0, "Bob · in the box": 26, "Cy · captain": 0}
-    assert "First roles: draw: Ann 7H, Bob KS, Cy 2C." in text(at)
+    assert "First roles: draw: Ann 7♥, Bob K♠, Cy 2♣." in text(at)  # cards as players write them
 
 
 def test_game_to_100(app, db):
@@ -89,7 +100,7 @@ def test_game_to_100(app, db):
         game = sheet.new_game(("Ann", "Bob", "Cy"), Roles(0, 1, 2), "roles entered", Rules())
         for _ in range(2):
             sheet.add_hand(game, HandResult.from_counts("box", 0, 10))  # Ann: 35, 70
-    at = ok(add_counts(app("game"), 0, 0, 10))
+    at = ok(add_counts(app("game"), "box", 0, 10))
     assert "Ann wins the game with 105!" in text(at)
     assert "Ann won the game with 105." in text(at)
     assert not [b for b in at.button if b.key == "game.add"]  # the game is over
@@ -105,7 +116,7 @@ def test_program_draws_the_roles(app, db):
 
 def test_roles_from_the_cards_drawn(app, db):
     at = ok(start(app("game"), how="cards", draws=("7H 3D", "KS", "7C 2D")))  # Ann and Cy tie, draw again
-    assert "Game 1 started: Ann v Bob v Cy. draw: Ann 7H, Bob KS, Cy 7C; redraw: Ann 3D, Cy 2D." in text(at)
+    assert "Game 1 started: Ann v Bob v Cy. draw: Ann 7♥, Bob K♠, Cy 7♣; redraw: Ann 3♦, Cy 2♦." in text(at)
     assert metrics(at) == {"Ann · captain": 0, "Bob · in the box": 0, "Cy · sits out": 0}
 
 
@@ -163,22 +174,110 @@ def test_a_page_drawn_before_another_tab_changed_the_game_changes_nothing(app, d
     """Two tabs (or a phone and a laptop) on one game: the older page's Add must not record a
     hand with roles that have moved on, nor its Undo remove the hand the other recorded."""
     at = ok(start(app("game")))
-    at = ok(add_counts(at, 0, 5, 20))
+    at = ok(add_counts(at, "box", 5, 20))
     other = ok(app("game"))  # the second tab
 
     def draw_in_the_other_tab():
         other.run()
-        other.radio(key="game.kind").set_value("draw").run()
+        field(other.radio, "kind").set_value("draw").run()
         other.button(key="game.add_draw").click().run()
 
     draw_in_the_other_tab()  # hand 2
-    at.number_input(key="game.knocker_count").set_value(3)
+    field(at.number_input, "knocker_count").set_value(3)
     at.button(key="game.add").click().run()  # drawn with 1 hand and its roles
     assert any("has 2 hands, not the 1 shown here" in e and "changed elsewhere" in e for e in errors(at))
-    draw_in_the_other_tab()  # hand 3, while this page shows 2
-    at.button(key="game.undo").click().run()  # "Undo hand 2"
+    at.button(key="game.undo").click().run()  # "Undo hand 2?" asked ...
+    draw_in_the_other_tab()  # ... hand 3 comes in, while this page shows 2 ...
+    at.button(key="game.confirm").click().run()  # ... and the yes comes after it
     assert any("has 3 hands, not the 2 shown here" in e for e in errors(at))
     with Scoresheet(db) as sheet:
         assert [h.result.result for h in sheet.game(1).table.history] == ["knock", "draw", "draw"]
-    at.button(key="game.undo").click().run()  # drawn again, it now undoes hand 3
+    at = undo(at)  # drawn again, it now undoes hand 3
     assert "Removed hand 3 of game 1." in text(ok(at))
+
+
+def new_game_form(at):
+    return next(x for x in at.expander if x.label == "New game")
+
+
+def test_who_knocked_names_this_hands_seats_and_the_fields_start_afresh(app, db):
+    at = ok(start(app("game")))
+    knocker = field(at.selectbox, "knocker")
+    assert knocker.options == ["Ann (in the box)", "Bob (captain)"] and knocker.value == "box"
+    at = ok(add_counts(at, "captain", 3, 20))  # Bob wins as captain: Bob in the box, Cy captain, Ann out
+    knocker = field(at.selectbox, "knocker")
+    assert knocker.options == ["Bob (in the box)", "Cy (captain)"] and knocker.value == "box"
+    assert field(at.number_input, "knocker_count").value == 0  # not the last hand's 3
+    assert field(at.number_input, "defender_count").value == 0
+    at = undo(at)
+    knocker = field(at.selectbox, "knocker")
+    assert knocker.options == ["Ann (in the box)", "Bob (captain)"] and knocker.value == "box"
+
+
+def test_a_refused_new_game_keeps_its_form_open_and_says_why_inside_it(app, db):
+    with Scoresheet(db) as sheet:
+        sheet.new_game(("Ann", "Bob", "Cy"), Roles(0, 1, 2), "roles entered", Rules())
+    at = ok(app("game"))
+    assert not new_game_form(at).proto.expanded  # a game is open: the form is closed
+    at = ok(start(at, names=("Dee", "", "Fay")))
+    form = new_game_form(at)
+    assert form.proto.expanded
+    assert [e.value for e in form.error] == ["Nothing recorded: player names cannot be empty"]
+    at.text_input(key="game.new.p1").input("Eve").run()  # typing on: still open, the message said once
+    assert new_game_form(ok(at)).proto.expanded and not errors(at)
+    at.selectbox(key="game.new.role.captain").set_value("Fay")
+    at = ok(at.button(key="game.new.start").click().run())
+    assert [e.value for e in new_game_form(at).error] == [
+        "Nothing recorded: choose a different player for each role: in the box, captain, sits out"]
+    at.selectbox(key="game.new.role.captain").set_value("Eve")
+    at = ok(at.button(key="game.new.start").click().run())
+    assert "Game 2 started: Dee v Eve v Fay." in text(at) and not new_game_form(at).proto.expanded
+
+
+def test_undo_asks_first_and_cancel_keeps_the_hand(app, db):
+    at = ok(add_counts(start(app("game")), "box", 4, 30))
+    at.button(key="game.undo").click().run()
+    assert "Remove hand 1 (knock, Ann scores 26)? The totals and roles go back" in text(ok(at))
+    with Scoresheet(db) as sheet:
+        assert len(sheet.game(1).table.history) == 1  # nothing yet
+    at.button(key="game.cancel").click().run()
+    assert "Remove hand 1" not in text(ok(at)) and metrics(at)["Ann · in the box"] == 26
+    with Scoresheet(db) as sheet:
+        assert len(sheet.game(1).table.history) == 1
+
+
+def test_correct_a_past_hand_recomputes_totals_and_roles(app, db):
+    at = ok(add_counts(start(app("game")), "box", 4, 30))  # Ann (box) wins 26: Ann box, Cy captain
+    at = ok(add_counts(at, "captain", 2, 9))  # Cy (captain) wins 7: Cy box, Bob captain, Ann out
+    assert metrics(at) == {"Ann · sits out": 26, "Bob · captain": 0, "Cy · in the box": 7}
+    at.selectbox(key="game.edit.1.2.number").set_value(1).run()  # hand 1 was an undercut, 5 v 5
+    field(at.radio, "kind", "game.edit.1.2").set_value("knocked").run()
+    knocker = field(at.selectbox, "knocker", "game.edit.1.2")
+    assert knocker.options == ["Ann (in the box)", "Bob (captain)"]  # as they sat in hand 1
+    field(at.number_input, "knocker_count", "game.edit.1.2").set_value(5)
+    field(at.number_input, "defender_count", "game.edit.1.2").set_value(5)
+    at.button(key="game.edit").click().run()
+    assert ("Change hand 1 from knock, Ann scores 26 to undercut, Bob scores 10? The totals and roles after it "
+            "are worked out again: Ann 0, Bob 10, Cy 7.") in text(ok(at))
+    assert metrics(at)["Ann · sits out"] == 26  # not yet
+    at.button(key="game.confirm").click().run()
+    assert "Hand 1 is now: undercut, Bob scores 10. Next hand: box Cy, captain Ann, sits out Bob." in text(ok(at))
+    assert metrics(at) == {"Ann · captain": 0, "Bob · sits out": 10, "Cy · in the box": 7}
+    assert list(at.table[0].value["result"]) == ["undercut", "knock"]
+    with Scoresheet(db) as sheet:
+        assert sheet.game(1).table.scores == (0, 10, 7)
+
+
+def test_a_correction_the_game_cannot_take_is_refused_at_once(app, db):
+    at = ok(add_counts(start(app("game")), "box", 4, 30))
+    field(at.radio, "kind", "game.edit.1.1").set_value("knocked").run()
+    field(at.number_input, "knocker_count", "game.edit.1.1").set_value(15)
+    at.button(key="game.edit").click().run()
+    assert any("Hand 1 not changed: the knocker's count 15 is above the knock limit 10" in e for e in errors(ok(at)))
+    assert not [b for b in at.button if b.key == "game.confirm"]
+
+
+def test_the_scoresheet_as_csv_and_printable(app, db):
+    at = ok(add_counts(start(app("game")), "box", 4, 30))
+    buttons = {b.proto.label: b.proto for b in at.get("download_button")}
+    assert set(buttons) == {"Scoresheet (CSV)", "Printable scoresheet"}

@@ -85,7 +85,9 @@ def test_send_the_live_cards_to_my_hand(app, reader):
     feed = at.session_state["live.feed"]
     feed.on_frame(frame())  # as the video thread does
     at.button(key="live.send").click().run()
-    assert "10 cards sent to My hand." in text(ok(at))
+    assert "10 cards sent to My hand: A♠ 2♠ 3♠ 7♥ 7♦ 7♣ 9♣ 10♣ J♣ K♦." in text(ok(at))
+    at.run()  # the stream's own reruns: the message stays, in its place
+    assert "10 cards sent to My hand: A♠" in text(ok(at))
     at.switch_page("ui/pages/my_hand.py").run()
     assert cards(ok(at), "hand") == FakeReader.live_codes
 
@@ -210,3 +212,33 @@ def test_other_pages_and_snapshot_mode_say_the_camera_was_not_drawn(app, reader)
     assert "live.camera.away" not in ok(at).session_state
     at.toggle(key="live.snapshot").set_value(True).run()
     assert ok(at).session_state["live.camera.away"] is True
+
+
+def camera_place(at) -> tuple:
+    """Where the camera (streamlit-webrtc's component) sits in the page's tree."""
+
+    def walk(node, path=()):
+        for key, child in getattr(node, "children", {}).items():
+            yield (*path, key), child
+            yield from walk(child, (*path, key))
+
+    return next(path for path, node in walk(at.main) if getattr(node, "type", "") == "component_instance")
+
+
+def test_sending_the_cards_leaves_the_camera_in_its_place(app, reader):
+    """A message drawn above the camera moved it, and the browser drew it afresh: the stream stopped."""
+    at = ok(app("live"))
+    place = camera_place(at)
+    at.session_state["live.feed"].on_frame(frame())
+    at.button(key="live.send").click().run()
+    assert "10 cards sent to My hand" in text(ok(at)) and camera_place(at) == place
+    at.selectbox(key="live.upcard").set_value("QH").run()
+    assert camera_place(ok(at)) == place
+
+
+def test_no_camera_is_said_plainly_with_the_ways_on(app, reader):
+    at = ok(app("live"))
+    (check,) = [h for h in at.get("html") if "ginsight-no-camera" in h.proto.body]
+    assert check.proto.unsafe_allow_javascript
+    assert "Live video cannot start" in check.proto.body and "Snapshot mode" in check.proto.body
+    assert "My hand page" in check.proto.body and "Press START" in check.proto.body  # hidden, then

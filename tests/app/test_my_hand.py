@@ -49,7 +49,7 @@ def test_what_else_is_known_sharpens_the_advice(app, reader):
     at.selectbox(key="hand.taken").set_value("KD").run()  # just taken from the pile: may not be discarded
     assert "Best discard: Q♥" in text(ok(at))
     at.text_input(key="hand.discards").input("4D QH").run()  # QH is in the hand
-    assert any("QH in discards is also named elsewhere" in e for e in errors(ok(at)))
+    assert any("Q♥ in discards is also named elsewhere" in e for e in errors(ok(at)))  # as players write it
     at.text_input(key="hand.discards").input("4D XX").run()
     assert any("Not used for the advice" in e and "XX" in e for e in errors(ok(at)))
 
@@ -62,15 +62,15 @@ def test_typed_ten_cards_take_or_draw_with_upcard(app, reader):
     at.selectbox(key="hand.upcard").set_value("7H").run()
     t = text(ok(at))
     assert "**Advice**: Take 7♥: deadwood 47 after discarding" in t
-    assert "having taken 7♥, Play on" in t  # then the discard and the knock, with the card taken
+    assert "having taken 7♥, play on" in t  # then the discard and the knock, with the card taken
     assert "5H" not in at.selectbox(key="hand.upcard").options  # a card of the hand is no upcard
 
 
 @pytest.mark.parametrize(
     ("typed", "needle"),
     [
-        ("AS 2S 3S 7H 7D 7C 9C TC JC", "9 cards: a hand has 10 cards, or 11 just after taking one. "
-                                        "Correct the cards above: add 1 missed card."),
+        ("AS 2S 3S 7H 7D 7C 9C TC JC", "9 cards, 1 missing: a hand has 10 cards, or 11 just after taking one. "
+                                        "Correct the cards above: add the missed card."),
         ("AS 2S 3S 7H 7D 7C 9C TC JC KD QH 5C", "12 cards: a hand has 10 cards, or 11 just after taking one. "
                                                  "Correct the cards above: remove 1 wrong card."),
     ],
@@ -79,13 +79,14 @@ def test_wrong_number_of_cards(app, reader, typed, needle):
     at = ok(type_cards(app(), "hand", typed))
     assert needle in errors(at)
     assert not [m for m in at.metric]
+    assert ("Melds so far" in text(at)) == (len(typed.split()) < 10)
 
 
 @pytest.mark.parametrize(
     ("typed", "needle"),
     [
         ("AS 2S ZZ", "unknown rank 'Z' in card 'ZZ'"),
-        ("AS 2S AS", "duplicate card 'AS' in hand"),
+        ("AS 2S AS", "duplicate card 'A♠' in hand"),
         ("   ", "Type the cards of the hand first"),
     ],
 )
@@ -114,7 +115,7 @@ def test_photo_read_drawn_and_corrected(app, reader):
     assert "Deadwood: 0" in text(at)
     # Remove a wrong card, add a missed one: the analysis follows.
     at.multiselect(key="hand.cards.widget").unselect("9C").run()
-    assert any(e.startswith("9 cards") for e in errors(ok(at)))
+    assert any(e.startswith("9 cards, 1 missing") for e in errors(ok(at)))
     at.multiselect(key="hand.cards.widget").select("KD").run()
     assert cards(at, "hand")[-1] == "KD" and "Deadwood: 30" in text(ok(at))
     # A rerun does not read the same photo again, so the corrections stay.
@@ -133,7 +134,7 @@ def test_camera_photo(app, reader):
 
 def test_photo_with_nine_cards_then_one_added(app, reader):
     at = ok(upload(app(), "hand", photo("AS 2S 3S 7H 7D 7C 9C TC JC")))
-    assert any(e.startswith("9 cards: a hand has 10 cards") for e in errors(at))
+    assert any(e.startswith("9 cards, 1 missing: a hand has 10 cards") for e in errors(at))
     at.multiselect(key="hand.cards.widget").select("KD").run()
     assert "Deadwood: 10" in text(ok(at)) and not errors(at)
 
@@ -164,9 +165,31 @@ def test_bad_photos_leave_the_cards(app, reader, data, name, needle):
 
 def test_file_over_the_upload_limit(app, reader):
     at = type_cards(app(), "hand", GIN_11)
-    at = ok(upload(at, "hand", b"\xff\xd8" + b"0" * (21 * 2**20), name="big.jpg", mime="image/jpeg"))
-    assert any("That file is 21 MB; photos up to 20 MB are read." in e for e in errors(at)), errors(at)
+    at = ok(upload(at, "hand", b"\xff\xd8" + b"0" * (65 * 2**20), name="big.jpg", mime="image/jpeg"))
+    assert any("That file is 65 MB; photos up to 64 MB are read." in e for e in errors(at)), errors(at)
     assert cards(at, "hand") == GIN_11.split() and reader.reads == 0
+    at = ok(upload(at, "hand", photo("AS 2S 3S")))  # the next photo replaces it, and its message
+    assert cards(at, "hand") == ["AS", "2S", "3S"] and len(at.image) == 1
+    assert not [e for e in errors(at) if "MB" in e]
+
+
+def test_a_photo_of_30_mb_is_read(app, reader):
+    """Phones' 108- and 200-megapixel photos are 20-40 MB."""
+    big = photo("AS 2S 3S")
+    at = ok(upload(app(), "hand", big + b"\0" * (30 * 2**20)))  # PNG readers ignore what follows its end
+    assert cards(at, "hand") == ["AS", "2S", "3S"] and not [e for e in errors(at) if "MB" in e or "photo" in e]
+
+
+def test_a_photo_with_more_pixels_than_the_reader_takes_is_read_smaller(app, reader, monkeypatch):
+    import ui.photo
+
+    monkeypatch.setattr(ui.photo, "MAX_PIXELS", 5_000_000)  # as 50 MP is to a 200 MP photo
+    out = io.BytesIO()
+    Image.new("RGB", (4000, 3000), (20, 90, 40)).save(out, "JPEG", quality=50)
+    at = ok(upload(app(), "hand", out.getvalue(), name="phone.jpg", mime="image/jpeg"))
+    assert not errors(at) and cards(at, "hand") == reader.live_codes
+    assert "(a 12-megapixel photo, read at 1/2 size)" in text(at)
+    assert at.image[0].proto.imgs  # drawn, at the size it was read
 
 
 def test_no_reader_still_takes_typed_cards(app, no_reader):
@@ -206,3 +229,48 @@ def test_a_click_during_a_read_does_not_leave_the_photo_half_read(app, reader, m
     assert reader.reads == 2  # stopped once, read again on the rerun
     assert cards(at, "hand") == GIN_11.split() and "Knock: gin" in text(at)
     assert "11 cards read" in text(at)
+
+
+@pytest.mark.parametrize("typed", ["2c", "2C", "TH", "10h", "th", "q♠", "Q♠ "])
+def test_a_card_typed_into_the_correction_box_in_any_spelling(app, reader, typed):
+    at = type_cards(app(), "hand", "AS 2S 3S")
+    at.multiselect(key="hand.cards.widget").select(typed).run()
+    expected = {"2c": "2C", "2C": "2C", "TH": "TH", "10h": "TH", "th": "TH", "q♠": "QS", "Q♠ ": "QS"}[typed]
+    assert cards(ok(at), "hand") == ["AS", "2S", "3S", expected]
+    assert not [e for e in errors(at) if "Not added" in e]
+
+
+def test_a_spelling_that_is_no_card_is_named_and_the_cards_stay(app, reader):
+    at = type_cards(app(), "hand", "AS 2S 3S")
+    at.multiselect(key="hand.cards.widget").select("1h").run()
+    assert cards(ok(at), "hand") == ["AS", "2S", "3S"]
+    assert any(e.startswith("Not added: unknown rank '1' in card '1h'") for e in errors(at)), errors(at)
+    at.run()
+    assert not [e for e in errors(at) if "Not added" in e]  # said once
+
+
+def test_the_correction_chips_are_coloured_by_suit(app, reader):
+    at = ok(type_cards(app(), "hand", "AS TH"))
+    style = "".join(h.proto.body for h in at.get("html"))
+    assert 'aria-label*="♥"' in style and 'aria-label*="♠"' in style and "#b91c1c" in style
+
+
+def test_fewer_than_ten_cards_show_what_was_read(app, reader):
+    at = ok(type_cards(app(), "hand", "AS 2S 3S 7H 7D 7C 9C TC"))
+    assert any(e.startswith("8 cards, 2 missing:") and "add the missed cards" in e for e in errors(at))
+    melds = next(m.value for m in at.markdown if "Melds so far" in m.value)
+    assert "(of the 8 cards there are)" in melds and "deadwood = 19" in melds  # A♠2♠3♠ 7♥7♦7♣; 9♣+10♣
+
+
+def test_the_advised_discard_first_in_the_table_is_explained(app, reader):
+    """K♦ and Q♥ both leave 10: the table lists Q♥ first (deck order), the advice throws K♦."""
+    at = ok(type_cards(app(), "hand", "AS 2S 3S 7H 7D 7C 9C TC JC KD QH"))
+    rows = at.table[0].value
+    assert list(rows["discard"])[:2] == ["Q♥", "K♦"] and list(rows["advice"])[:2] == ["", "advised"]
+    assert ("Q♥ and K♦ both leave 10 deadwood. The tie goes to K♦: of tied discards the advice keeps the hand "
+            "that more unseen cards would improve, then throws the higher card.") in text(at)
+
+
+def test_the_best_discard_is_red_for_hearts_and_diamonds(app, reader):
+    at = ok(type_cards(app(), "hand", "AS 2S 3S 7H 7D 7C 9C TC JC KD QH"))
+    assert next(m.value for m in at.metric if m.label == "Best discard") == ":red[K♦]"

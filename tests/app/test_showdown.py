@@ -27,6 +27,7 @@ def test_typed_showdown_explained_line_by_line(app, reader):
     at = settled(app("showdown"))
     t = text(at)
     assert "Undercut: Defender scores 11" in t
+    assert "The knocker" in t and "The defender" in t and "Knocker: the knocker" not in t
     assert "Settled with the default scoring (gin bonus 25)" in t
     lines = next(m.value for m in at.markdown if m.value.startswith("1. ")).splitlines()
     assert lines == [
@@ -60,8 +61,7 @@ def test_add_to_the_game_once(app, reader, db):
     at = settled(at)
     assert "Undercut: Bob scores 11" in text(at) and "Bob lays off 8♠ onto 5♠ 6♠ 7♠." in text(at)
     at.button(key="showdown.add").click().run()
-    assert "Hand 1: undercut, Bob scores 11." in text(ok(at))
-    assert "Recorded as hand 1 of game 1." in text(at)
+    assert [s.value for s in ok(at).success] == ["Recorded as hand 1 of game 1: undercut, Bob scores 11."]
     assert "Undercut: Bob scores 11" in text(at)  # still named as they sat in hand 1
     assert not [b for b in at.button if b.key == "showdown.add"]
     with Scoresheet(db) as sheet:
@@ -78,13 +78,13 @@ def test_a_new_hand_typed_after_one_was_added_is_not_shown_as_recorded(app, read
     game = new_game(db)
     at = settled(app("showdown"))
     at.button(key="showdown.add").click().run()
-    assert "Recorded as hand 1 of game 1." in text(ok(at))
+    assert "Recorded as hand 1 of game 1: undercut, Bob scores 11." in text(ok(at))
     # The next showdown typed straight in, without "Next showdown": a new hand, not recorded.
     at = ok(type_cards(at, "knocker", "3H 4H 5H 4C 5C 6C QS QH QD 3D"))
     assert "Recorded as hand" not in text(at)
     assert "hand 2: box Bob, captain Cy, sits out Ann" in text(at)
     at.button(key="showdown.add").click().run()
-    assert "Recorded as hand 2 of game 1." in text(ok(at))
+    assert "Recorded as hand 2 of game 1: " in text(ok(at))
     with Scoresheet(db) as sheet:
         assert len(sheet.game(game).table.history) == 2
 
@@ -97,7 +97,7 @@ def test_the_captain_knocks_with_the_game_rules(app, reader, db):
     at = ok(type_cards(at, "defender", "KH KD 2H 3D 5C 6C 8H 9H QS QC"))
     assert "Gin: Bob scores 93" in text(at)  # the game's gin bonus, 20
     at.button(key="showdown.add").click().run()
-    assert "Hand 1: gin, Bob scores 93." in text(ok(at))
+    assert "Recorded as hand 1 of game 1: gin, Bob scores 93." in text(ok(at))
 
 
 def test_photos_of_both_hands(app, reader, db):
@@ -112,7 +112,7 @@ def test_photos_of_both_hands(app, reader, db):
     ("knocker", "defender", "needle"),
     [
         (KNOCKER, "2S 8S 9S AC 2C 7C 8C 2D 8D KS",
-         "This showdown cannot be settled: card in both hands: KS. Correct the cards above."),
+         "This showdown cannot be settled: card in both hands: K♠. Correct the cards above."),
         ("5S 6S 7S 9C TC JC KS KC KD", DEFENDER, "knocker's hand has 9 cards; expected 10"),
         (KNOCKER, DEFENDER + " 3H 4H", "defender's hand has 12 cards; expected 10"),
         ("5S 6S 7S 9C TC JC KS KC QD JD", DEFENDER, "knocker's count is 40; a knock needs 10 or less"),
@@ -132,7 +132,7 @@ def test_same_card_read_in_both_photos(app, reader, db):
     new_game(db)
     at = upload(app("showdown"), "knocker", photo(KNOCKER))
     at = ok(upload(at, "defender", photo("2S 8S 9S AC 2C 7C 8C 2D 8D KS")))
-    assert any("card in both hands: KS" in e for e in errors(at))
+    assert any("card in both hands: K♠" in e for e in errors(at))  # as players write it
 
 
 def test_broken_scoresheet_still_settles(app, reader, db):
@@ -156,3 +156,23 @@ def test_a_scoresheet_row_changed_by_hand_is_named_and_the_showdown_still_settle
     assert "Undercut: Defender scores 11" in text(at)
     at.switch_page("ui/pages/game.py").run()
     assert any("changed outside ginsight" in e for e in errors(ok(at)))
+
+
+def test_a_layoff_takes_the_colour_of_the_meld_it_joins(app, reader):
+    import re
+
+    at = settled(app("showdown"))
+    groups = [re.match(r"(#\w+)\"><div[^>]*>([^<]*)</div>(.*)", g).groups()
+              for m in at.markdown for g in m.value.split("border-radius:8px;background:")[1:]]
+    run = next(colour for colour, caption, cards in groups if caption == "run" and ">5♠<" in cards)
+    layoffs = {colour for colour, caption, _ in groups if caption == "laid off onto 5♠ 6♠ 7♠"}
+    clubs = {colour for colour, caption, _ in groups if caption == "laid off onto 9♣ 10♣ J♣"}
+    assert layoffs == {run} and len(clubs) == 1 and clubs != layoffs
+
+
+def test_one_success_message_and_no_knocker_knocker(app, reader, db):
+    new_game(db)
+    at = settled(app("showdown"))
+    assert not at.success and not at.warning  # the outcome is a headline, not an alert
+    at.button(key="showdown.add").click().run()
+    assert len(ok(at).success) == 1

@@ -175,3 +175,44 @@ def test_simulate_names_a_log_it_cannot_write(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert out == "" and f"--log {afile / 'hands.jsonl'}: cannot write there" in err
     assert afile.read_text() == "keep me"
+
+
+def _two_hands(capsys, db):
+    run(capsys, "score", "--db", db, "new", "--players", "Ann,Bob,Cy", "--roles", "Ann,Bob,Cy")
+    run(capsys, "score", "--db", db, "add", "--knocker", "box", "--knocker-count", "4", "--defender-count", "30")
+    run(capsys, "score", "--db", db, "add", "--knocker", "Cy", "--knocker-count", "2", "--defender-count", "9")
+
+
+def test_score_export_csv_json_and_html(capsys, db, tmp_path):
+    _two_hands(capsys, db)
+    code, out, _ = run(capsys, "score", "--db", db, "export")
+    assert code == 0
+    assert out.splitlines()[0].startswith("hand,box,captain,sitter,result,knocker,winner,points,")
+    assert out.splitlines()[1:] == ["1,Ann,Bob,Cy,knock,Ann,Ann,26,4,30,26,0,0", "2,Ann,Cy,Bob,knock,Cy,Cy,7,2,9,26,0,7"]
+    code, out, _ = run(capsys, "score", "--db", db, "export", "--format", "json")
+    assert json.loads(out)["scores"] == {"Ann": 26, "Bob": 0, "Cy": 7}
+    page = tmp_path / "game.html"
+    code, out, _ = run(capsys, "score", "--db", db, "export", "--format", "html", "-o", str(page))
+    assert code == 0 and out == f"Game 1 written to {page} (html, 2 hands).\n"
+    assert "<h1>Game 1: Ann v Bob v Cy</h1>" in page.read_text()
+    code, _, err = run(capsys, "score", "--db", db, "export", "-o", str(tmp_path))
+    assert code == 2 and f"cannot write {tmp_path}" in err
+
+
+def test_score_edit_a_past_hand(capsys, db):
+    _two_hands(capsys, db)
+    # Hand 1 was an undercut: Bob (captain then) wins 10, and the roles after it move.
+    code, out, _ = run(capsys, "score", "--db", db, "edit", "--hand", "1", "--knocker", "Ann",
+                       "--knocker-count", "5", "--defender-count", "5")
+    assert code == 0 and "Hand 1 is now: undercut, Bob scores 10." in out
+    code, out, _ = run(capsys, "score", "--db", db, "show", "--json")
+    table = json.loads(out)
+    assert table["scores"] == {"Ann": 0, "Bob": 10, "Cy": 7}
+    assert table["next"] == {"box": "Cy", "captain": "Ann", "sitter": "Bob"}
+    code, _, err = run(capsys, "score", "--db", db, "edit", "--hand", "1", "--knocker", "Cy", "--draw")
+    assert code == 2 and "a draw takes no knocker" in err
+    code, _, err = run(capsys, "score", "--db", db, "edit", "--hand", "1", "--knocker", "Cy",
+                       "--knocker-count", "1", "--defender-count", "9")
+    assert code == 2 and "Cy sits out this hand" in err  # Cy sat out hand 1
+    code, _, err = run(capsys, "score", "--db", db, "edit", "--hand", "3", "--draw")
+    assert code == 2 and "no hand 3 in game 1: it has 2 hands" in err

@@ -25,7 +25,7 @@ def test_read_json_contract_and_bad_photos(capsys, tmp_path):
     paths = [str(good[0]), str(text), str(empty), str(truncated), str(tmp_path / "missing.jpg"), str(good[1])]
     code, out, _ = run(capsys, "read", "--json", *paths)
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and [r["image"] for r in rows] == paths
+    assert code == 2 and [r["image"] for r in rows] == paths  # some failed: 2, every photo still listed
     for r in (rows[0], rows[5]):
         assert set(r) == {"image", "cards", "ms"} and r["ms"] > 0
         for card in r["cards"]:
@@ -147,7 +147,7 @@ def test_read_takes_folders_photo_by_photo_and_keeps_drawn_photos_of_one_name_ap
     (one / "notes.txt").write_text("not a photo, not listed")
     code, out, err = run(capsys, "read", "--json", str(one), str(tmp_path / "two"), str(empty), "--annotate", str(drawn))
     rows = [json.loads(line) for line in out.splitlines()]
-    assert code == 0 and [r["image"] for r in rows] == [str(one / "hand.jpg"), str(two / "hand.jpg"), str(empty)]
+    assert code == 2 and [r["image"] for r in rows] == [str(one / "hand.jpg"), str(two / "hand.jpg"), str(empty)]
     assert rows[0]["cards"] == rows[1]["cards"] and rows[0]["cards"]
     assert rows[2]["error"] == f"{empty} is a folder with no photos in it (.jpg, .jpeg, .png, .bmp or .webp)"
     assert sorted(p.name for p in drawn.iterdir()) == ["hand-2.jpg", "hand.jpg"]
@@ -173,3 +173,16 @@ def test_eval_of_photos_that_label_no_card_gives_json_without_nan(capsys, tmp_pa
     assert code == 0 and result["index_map50"] is None and result["index_map50_class_agnostic"] is None
     code, out, _ = run(capsys, "eval", "--data", str(tmp_path))
     assert code == 0 and "index mAP50 n/a (class-agnostic n/a)" in out
+
+
+def test_read_exits_2_when_any_photo_failed_and_still_reads_the_others(capsys, tmp_path):
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    code, out, err = run(capsys, "read", str(photo), str(bad), str(tmp_path / "missing.jpg"))
+    assert code == 2
+    assert out.startswith(f"{photo}: ") and "ms]" in out  # the good one still read
+    assert err.splitlines() == [f"{bad}: error: notes.jpg is not an image (JPEG, PNG, WebP or BMP expected)",
+                                f"{tmp_path / 'missing.jpg'}: error: no such file: {tmp_path / 'missing.jpg'}"]
+    code, out, _ = run(capsys, "read", str(photo))
+    assert code == 0

@@ -1,32 +1,75 @@
 """Game: three players, the role draw, who is in the box, captain and sitting out this hand,
-the totals to 100, the history and undo; kept in the SQLite scoresheet, so a refresh or a
-restart loses nothing."""
+the totals to 100, the history; a past hand corrected or the last one undone (each after a
+yes); the scoresheet as CSV or a printable page. Kept in the SQLite scoresheet, so a refresh
+or a restart loses nothing.
+
+Each message shows beside the form or button that made it, never above the page: an element
+added above would move everything under it, and Streamlit would draw those afresh (a form
+closed, fields emptied).
+"""
 
 import streamlit as st
 
-from cli.score import table_json
 from engine.rules import Rules
 from scoresheet import default_path
-from ui import games
+from scoresheet.export import csv_text, printable_html, table_json
+from ui import cardtext, games, state
 from ui.state import widget_key, widget_value
 
 ROLE_NAMES = {"box": "in the box", "captain": "captain", "sitter": "sits out"}
 HOW = {"draw": "Draw cards for us", "cards": "Enter the cards we drew", "roles": "Enter the roles"}
+KINDS = {"knocked": "Someone knocked", "draw": "Draw (two cards left)"}
+
+
+def hand_fields(prefix: str, players, roles) -> str:
+    """How a hand ended: a draw, or who knocked and the two counts; returns the kind. The keys
+    carry ``prefix``, which names the game and the hand, so that the fields start afresh
+    for every hand and the knocker is always named with the seats of that hand."""
+    kind = st.radio("How it ended", tuple(KINDS), key=f"{prefix}.kind", horizontal=True, format_func=KINDS.get)
+    if kind == "knocked":
+        c1, c2, c3 = st.columns(3)
+        c1.selectbox("Who knocked", ("box", "captain"), key=f"{prefix}.knocker",
+                     format_func=lambda s: f"{players[getattr(roles, s)]} ({ROLE_NAMES[s]})")
+        c2.number_input("Knocker's count", 0, 100, 0, key=f"{prefix}.knocker_count")
+        c3.number_input("Defender's count, after layoffs", 0, 100, 0, key=f"{prefix}.defender_count")
+    return kind
+
+
+def hand_values(prefix: str) -> tuple[str, str, int, int]:
+    """The fields of :func:`hand_fields` as a button's callback reads them: (kind, knocker's
+    seat, knocker's count, defender's count)."""
+    kind = widget_value(f"{prefix}.kind")
+    if kind != "knocked":
+        return kind, "box", 0, 0
+    return (kind, widget_value(f"{prefix}.knocker"), int(widget_value(f"{prefix}.knocker_count")),
+            int(widget_value(f"{prefix}.defender_count")))
+
+
+def add_hand(game_id: int, prefix: str, hands: int) -> None:
+    kind, seat, knocker_count, defender_count = hand_values(prefix)
+    if kind == "draw":
+        games.add_draw(game_id, hands)
+    else:
+        games.add_counts(game_id, seat, knocker_count, defender_count, hands)
+
+
+def correct_hand(info, prefix: str) -> None:
+    number = widget_value(f"{prefix}.number")
+    games.ask_edit(info, number, *hand_values(f"{prefix}.{number}"))
+
 
 st.title("Game")
-games.show_flash()
 sheet = games.open_sheet()
 read = games.read_games(sheet) if sheet is not None else None
 if read is None:
     st.caption(f"Scoresheet file: {default_path()} (set GINSIGHT_DB to use another file)")
     st.stop()
 all_games, info = read
-game_id = info.id if info is not None else None
 
-if len(all_games) > 1 and game_id is not None:
+if len(all_games) > 1 and info is not None:
     ids = [g.id for g in all_games]
     st.selectbox(
-        "Game", ids, key=widget_key("game.select", game_id), on_change=games.choose_game,
+        "Game", ids, key=widget_key("game.select", info.id), on_change=games.choose_game,
         args=("game.select",), format_func=lambda i: f"{i}: {all_games[ids.index(i)].name}",
     )
 
@@ -44,45 +87,57 @@ if info is not None:
         st.success(f"{players[table.winner]} won the game with {table.scores[table.winner]}.")
     else:
         st.markdown(f"**Hand {len(table.history) + 1}**: {table.describe_roles()}; the box deals.")
-    st.caption(f"First roles: {info.role_draw}. Gin bonus {table.rules.gin_bonus}, "
+    st.caption(f"First roles: {cardtext.role_draw_text(info.role_draw)}. Gin bonus {table.rules.gin_bonus}, "
                f"undercut bonus {table.rules.undercut_bonus}, knock with {table.rules.knock_limit} or less.")
 
-    if not table.over:
-        with st.container(border=True):
+    with st.container(border=True):
+        hands = len(table.history)
+        if not table.over:
             st.markdown("**Record this hand** (or settle it from the cards on the Showdown page)")
-            kind = st.radio("How it ended", ("knocked", "draw"), key="game.kind", horizontal=True,
-                            format_func=lambda k: "Someone knocked" if k == "knocked" else "Draw (two cards left)")
-            if kind == "knocked":
-                seats = (table.roles.box, table.roles.captain)
-                c1, c2, c3 = st.columns(3)
-                c1.selectbox("Who knocked", seats, key="game.knocker",
-                             format_func=lambda p: f"{players[p]} ({table.roles.role_of(p)})")
-                c2.number_input("Knocker's count", 0, 100, 0, key="game.knocker_count")
-                c3.number_input("Defender's count, after layoffs", 0, 100, 0, key="game.defender_count")
-
-                def add_counts(game: int = info.id, hands: int = len(table.history)) -> None:
-                    games.add_counts(game, widget_value("game.knocker"), int(widget_value("game.knocker_count")),
-                                     int(widget_value("game.defender_count")), hands)
-
-                st.button("Add the hand", type="primary", key="game.add", on_click=add_counts)
-            else:
-                st.button("Add the draw", type="primary", key="game.add_draw", on_click=games.add_draw,
-                          args=(info.id, len(table.history)))
+            prefix = f"game.hand.{info.id}.{hands}"
+            kind = hand_fields(prefix, players, table.roles)
+            st.button("Add the hand" if kind == "knocked" else "Add the draw", type="primary",
+                      key="game.add" if kind == "knocked" else "game.add_draw", on_click=add_hand,
+                      args=(info.id, prefix, hands))
+        games.show_flash(games.HAND)
 
     st.markdown("**History**")
-    hands = table_json(info.id, info, table)["hands"]
-    if hands:
+    rows = table_json(info)["hands"]
+    if rows:
         st.table([
             {"hand": h["hand"], "box": h["box"], "captain": h["captain"], "sits out": h["sitter"],
              "result": h["result"], "knocker": h["knocker"] or "—", "winner": h["winner"] or "—",
              "points": h["points"], **{f"{p} total": h["scores"][p] for p in players}}
-            for h in hands
+            for h in rows
         ], hide_index=True)
-        st.button(f"Undo hand {len(hands)}", key="game.undo", on_click=games.undo, args=(info.id, len(hands)))
+        c1, c2, c3 = st.columns(3)
+        c1.button(f"Undo hand {len(rows)}", key="game.undo", on_click=games.ask_undo, args=(info,))
+        c2.download_button("Scoresheet (CSV)", csv_text(info), file_name=f"ginsight-game-{info.id}.csv",
+                           mime="text/csv", key="game.csv", on_click="ignore")
+        c3.download_button("Printable scoresheet", printable_html(info), file_name=f"ginsight-game-{info.id}.html",
+                           mime="text/html", key="game.print", on_click="ignore",
+                           help="A page to open in the browser and print.")
+        with st.expander("Correct a past hand"):
+            prefix = f"game.edit.{info.id}.{hands}"
+            number = st.selectbox("Hand", [h["hand"] for h in rows], index=len(rows) - 1, key=f"{prefix}.number",
+                                  format_func=lambda n: f"{n}: {games.hand_summary(table.history[n - 1], players)}")
+            hand_fields(f"{prefix}.{number}", players, table.history[number - 1].roles)
+            st.button(f"Change hand {number}", key="game.edit", on_click=correct_hand, args=(info, prefix))
     else:
         st.caption("No hands yet.")
+    pending = state.pending()
+    if pending.question and pending.args and pending.args[0] == info.id:
+        with st.container(border=True):
+            st.warning(pending.question)
+            c1, c2 = st.columns(2)
+            c1.button("Yes, do it", type="primary", key="game.confirm", on_click=games.confirm)
+            c2.button("Cancel", key="game.cancel", on_click=games.cancel)
+    games.show_flash(games.HISTORY)
 
-with st.expander("New game", expanded=info is None):
+form = state.new_game_form()
+with st.expander("New game", expanded=form.open if form.open is not None else info is None,
+                 key=widget_key("game.new.open", form.open if form.open is not None else info is None),
+                 on_change=games.new_game_toggled, args=("game.new.open",)):
     cols = st.columns(3)
     for i in range(3):
         cols[i].text_input(f"Player {i + 1}", key=f"game.new.p{i}", placeholder=("Ann", "Bob", "Cy")[i])
@@ -92,7 +147,7 @@ with st.expander("New game", expanded=info is None):
         cols = st.columns(3)
         for i in range(3):
             cols[i].text_input(f"{names[i] or f'Player {i + 1}'} drew", key=f"game.new.draw{i}",
-                               placeholder="e.g. KS, or 7C 2D after a tie")
+                               placeholder="e.g. K♠ or KS, or 7C 2D after a tie")
         st.caption("Highest card: in the box; middle: captain; lowest: sits out (K high, A low). "
                    "Tied players draw again: enter their cards in order.")
     elif how == "roles":
@@ -120,5 +175,6 @@ with st.expander("New game", expanded=info is None):
         )
 
     st.button("Start the game", key="game.new.start", on_click=start_game)
+    games.show_flash(games.NEW_GAME)
 
 st.caption(f"Scoresheet file: {default_path()} (set GINSIGHT_DB to use another file)")

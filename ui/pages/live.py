@@ -1,16 +1,22 @@
-"""Live: the webcam read continuously (streamlit-webrtc), each card's code drawn on the video,
-the melds, deadwood and advice following the hand; a snapshot mode (``st.camera_input``) for
-browsers where live video fails."""
+"""Live: the webcam read continuously (streamlit-webrtc), each card drawn on the video, the
+melds, deadwood and advice following the hand; a snapshot mode (``st.camera_input``) for
+browsers where live video fails.
+
+The page's elements keep their places from run to run (messages go into slots drawn every
+run): an element added above the camera would move it, and the browser would draw it afresh,
+stopping the stream.
+"""
 
 import streamlit as st
 from streamlit_webrtc import WebRtcMode, webrtc_streamer
 
 from engine.cards import parse_card
-from ui import cardinput, games, show, state
+from ui import cardinput, cardtext, show, state
 from ui import reader as card_reader
 from ui.live import (
     CAMERA_KEY,
     MEDIA_CONSTRAINTS,
+    NO_CAMERA_CHECK,
     RTC_CONFIGURATION,
     LiveFeed,
     LiveRead,
@@ -20,7 +26,6 @@ from ui.live import (
 webrtc_logging()
 
 st.title("Live")
-games.show_flash()
 snapshot = st.toggle("Snapshot mode (for browsers where live video fails)", key="live.snapshot")
 reader, why = card_reader.get_reader()
 if reader is None:
@@ -47,7 +52,10 @@ def send_to_my_hand() -> None:
         state.set_cards("hand", list(read.codes))
         photo = state.photo("hand")
         photo.reset(photo.digest)  # My hand's photo and its notes were of other cards; not read again
-        state.flash().append(("success", f"{len(read.codes)} cards sent to My hand."))
+        state.live_sent().said = (f"{len(read.codes)} cards sent to My hand: "
+                                  + " ".join(cardtext.card_label(c) for c in read.codes) + ".")
+    else:
+        state.live_sent().said = "No cards in view to send."
 
 
 feed = state.live_feed(lambda: LiveFeed(reader))
@@ -59,21 +67,28 @@ with left:
         media_stream_constraints=MEDIA_CONSTRAINTS, video_frame_callback=feed.on_frame, async_processing=True,
     )
     status = st.empty()
+    st.html(NO_CAMERA_CHECK, unsafe_allow_javascript=True)  # says so when the browser has no camera
     st.button("Use these cards on My hand", key="live.send", on_click=send_to_my_hand)
+    sent = state.live_sent().said
+    st.caption(sent or "The cards in view go to My hand, for a closer look.")
 with right:
     upcard = show.upcard_select("live.upcard")
     board = st.empty()
 
 
-def draw(read: LiveRead) -> None:
+def draw(read: LiveRead | None) -> None:
+    """The board afresh: emptied first, so that nothing of the last drawing stays behind
+    greyed out (this run does not end while the stream plays, and Streamlit clears what a
+    run left over only when the run ends)."""
+    board.empty()
     with board.container():
-        if not read.codes:
+        if read is None or not read.codes:
             st.info("No cards in view.")
             return
-        st.markdown("**In view**: " + " ".join(show.card_label(c) for c in read.codes))
-        if read.unsure:
-            st.caption("Unsure: " + " ".join(show.card_label(c) for c in read.unsure))
-        show.hand_report([parse_card(c) for c in read.codes], "live", strict=False, upcard=upcard)
+        st.markdown("**In view**: " + " ".join(cardtext.card_label(c) for c in read.codes))
+        st.caption("Unsure: " + " ".join(cardtext.card_label(c) for c in read.unsure) if read.unsure else " ")
+        view = show.hand_view([parse_card(c) for c in read.codes])
+        show.draw_hand(view, "live", strict=False, upcard=upcard)
 
 
 if not ctx.state.playing:
@@ -81,7 +96,8 @@ if not ctx.state.playing:
     if feed.latest is not None:
         draw(feed.latest)
 else:
-    shown, said = None, "Waiting for frames…"
+    draw(feed.latest)  # at once: the upcard or anything else just changed
+    shown, said = feed.latest.codes if feed.latest else None, "Waiting for frames…"
     while True:  # until the stream stops: then the page reruns and this run is dropped
         read = feed.next(timeout=1.0)
         if read is not None:

@@ -8,10 +8,9 @@ from engine.cards import CODES
 from engine.errors import GinsightError
 from engine.rules import DEFAULT_RULES
 from engine.showdown import settle
-from ui import cardinput, games, show, state
+from ui import cardinput, cardtext, games, show, state
 
 st.title("Showdown")
-games.show_flash()
 
 game = None
 sheet = games.open_sheet()  # a broken scoresheet is reported; the showdown still settles
@@ -23,7 +22,7 @@ knocker_codes = " ".join(state.cards("knocker"))
 defender_codes = " ".join(state.cards("defender"))
 added = games.added_showdown(game.id, knocker_codes, defender_codes) if game is not None else None
 
-names = ("Knocker", "Defender")
+names: tuple[str, str] | None = None  # the players, when a game says who they are
 seat = None
 if game is not None:
     table = game.table
@@ -45,10 +44,10 @@ if game is None or (table.over and added is None):
 
 left, right = st.columns(2, gap="large")
 with left:
-    st.subheader(f"{names[0]}: the knocker")
+    st.subheader(f"{names[0]}: the knocker" if names else "The knocker")
     knocker = cardinput.card_input("knocker", "knocker's hand")
 with right:
-    st.subheader(f"{names[1]}: the defender")
+    st.subheader(f"{names[1]}: the defender" if names else "The defender")
     defender = cardinput.card_input("defender", "defender's hand")
 if (" ".join(state.cards("knocker")), " ".join(state.cards("defender"))) != (knocker_codes, defender_codes):
     # Typed or photographed cards came in this run, after the header above was drawn for
@@ -63,9 +62,9 @@ if not knocker or not defender:
 try:
     result = settle(knocker, defender, None, rules)
 except GinsightError as exc:  # 9 or 11 cards, a card in both hands, a count too high to knock
-    st.error(f"This showdown cannot be settled: {exc}. Correct the cards above.")
+    st.error(f"This showdown cannot be settled: {cardtext.player_text(str(exc))}. Correct the cards above.")
     st.stop()
-show.settlement(result, rules, names)
+show.settlement(result, rules, names or ("Knocker", "Defender"))
 
 
 def next_showdown() -> None:
@@ -75,7 +74,11 @@ def next_showdown() -> None:
 
 
 if game is not None and added is not None:
-    st.success(f"Recorded as hand {added[0]} of game {game.id}.")
+    history, players = game.table.history, game.table.players
+    said = f": {games.hand_summary(history[added[0] - 1], players)}" if added[0] <= len(history) else ""
+    if game.table.over and added[0] == len(history):
+        said += f". {players[game.table.winner]} wins the game with {game.table.scores[game.table.winner]}!"
+    st.success(f"Recorded as hand {added[0]} of game {game.id}{said}.".replace("!.", "!"))
     st.button("Next showdown", key="showdown.next", on_click=next_showdown)
 elif game is not None and not game.table.over:
     st.button(
@@ -86,3 +89,4 @@ elif game is not None and not game.table.over:
     )
 elif game is not None:
     st.info(f"Game {game.id} is over: start a new one on the Game page to add this hand.")
+games.show_flash(games.SHOWDOWN)
