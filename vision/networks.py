@@ -113,7 +113,7 @@ class IndexDetector:
 
     STRIDE = 32  # the network's largest stride: a dynamic input's sides are multiples of it
 
-    def __init__(self, path: Path, imgsz: int = 640, threads: int = 2, rect: bool = False) -> None:
+    def __init__(self, path: Path, imgsz: int = 640, threads: int = 2, rect: bool = True) -> None:
         self.session = _session(path, threads)
         self.input = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape
