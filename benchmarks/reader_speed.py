@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=100, help="photos to read (default 100)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    photos = image_files(args.photos)[:args.n]
+    photos = [p.resolve() for p in image_files(args.photos)[:args.n]]
     if not photos:
         raise SystemExit(f"no photos under {args.photos}")
     a = ReaderProcess(args.code_a.resolve(), args.a.resolve())

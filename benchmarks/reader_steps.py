@@ -4,7 +4,7 @@ each step switched off in turn, on the same labelled synthetic photos (never on
 
 The table of ``docs/reader.md`` comes from this script. Each step exists for some photos more
 than others (the stretched looks for squeezed photos, the mirror check for mirrored ones, the
-grey-photo suit reader for black-and-white ones): ``--variant`` shows the photos so.
+black-and-white photos): ``--variant`` shows the photos so.
 
     python benchmarks/reader_steps.py --data data/val-mixed --data data/val-held --photos 200 \\
         [--variant grey|squeezed|flipped] [--time 60] [--json OUT]
@@ -34,15 +34,12 @@ from vision.reader import Networks, Reader  # noqa: E402
 # Each step, and the settings that switch it off.
 STEPS: dict[str, dict[str, object]] = {
     "half-scale look": {"detection.scales": (1.0,)},
-    "closer look at a photo with no index": {"detection.zoom_scales": ()},
     "closer look at small indices": {"detection.small_side": 0.0},
     "three framings": {"classification.margins": (1.15,)},
     "three tilts": {"classification.tilts": (0.0,)},
     "black suit reader": {"suits.black": False},
-    "grey-photo suit reader": {"suits.grey": False},
     "a card's two indices read together": {"grouping.pair_share": 0.0},
     "one deck: far twin read again": {"grouping.one_deck": False},
-    "weak code retried": {"grouping.retry_weak": False},
     "way up tells two cards of one code apart": {"grouping.way_up_apart": 0.0},
     "stretched looks": {"looks.aspects": ()},
     "mirror check": {"looks.mirror": False},
@@ -81,7 +78,7 @@ class Remembered:
 
 def remembering(networks: Networks) -> Networks:
     return Networks(*(None if net is None else Remembered(net) for net in
-                      (networks.detector, networks.way_up, networks.classifier, networks.suit, networks.grey_suit)))
+                      (networks.detector, networks.way_up, networks.classifier, networks.suit)))
 
 
 def shown(variant: str):

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print(export_classifier(weights / "classifier.pt", weights=weights))
         from models.suit import export_weights
 
-        for name in ("suit.pt", "suit4.pt", "suit_up.pt"):  # the suit readers, where shipped (models/suit.py)
+        for name in ("suit.pt",):  # the black suit reader, where shipped (models/suit.py)
             if (weights / name).exists():
                 print(export_weights(weights / name))
         if (weights / "way_up.pt").exists():  # the way-up reader, where shipped (models/way_up.py)

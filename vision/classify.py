@@ -73,15 +73,12 @@ def top_prob(classifier: IndexClassifier, way_up: WayUpReader, img: np.ndarray, 
 
 
 def with_suit_reader(probs: np.ndarray, net: IndexClassifier, img: np.ndarray, boxes: np.ndarray,
-                     degrees: np.ndarray, grey: bool) -> np.ndarray:
-    """``probs`` with a suit reader's say: in colour, the black suit reader's on the indices read
-    as spades or clubs (its odds and the classifier's multiplied); in a black-and-white photo,
-    the grey-photo suit reader's on every index (its four suits alone: the classifier cannot
-    see red from black there). Only the crops of those indices are cut and read."""
-    suits, rule = ("SHDC", "replace") if grey else ("SC", "product")
+                     degrees: np.ndarray) -> np.ndarray:
+    """``probs`` with the black suit reader's say on the indices read as spades or clubs (its
+    odds and the classifier's multiplied). Only the crops of those indices are cut and read."""
 
     def suit_probs(mask: np.ndarray) -> np.ndarray:
         crops = crop_squares(img, boxes[mask], net.size)
         return net(turn_upright(crops, np.asarray(degrees[mask], np.float32)))
 
-    return apply_suit_reader(probs, suit_probs, rule, suits)
+    return apply_suit_reader(probs, suit_probs, "product", "SC")

@@ -214,21 +214,11 @@ def one_card_per_code(indices: list[IndexRead], settings: Grouping) -> tuple[lis
         by_code.setdefault(ix.card, []).append(ix)
     cards = []
     for code, group in by_code.items():
-        retried = False
-        while group:
-            group.sort(key=lambda ix: -ix.confidence)
-            card, near = code_card(code, group, settings)
-            rest = [ix for ix in group if not any(ix is n for n in near)]
-            if card is not None:
-                # a card found after a stronger index of its code made too weak a card is
-                # flagged: that index was read as this code too
-                cards.append(replace(card, uncertain=True) if retried else card)
-                left_over += rest
-                break
-            # too weak a card: the indices of this code lying away from it tried as one of their own
-            if not settings.retry_weak:
-                break
-            group, retried = rest, True
+        group.sort(key=lambda ix: -ix.confidence)
+        card, near = code_card(code, group, settings)
+        if card is not None:  # else too weak a card: its indices are dropped
+            cards.append(card)
+            left_over += [ix for ix in group if not any(ix is n for n in near)]
     return cards, left_over
 
 

@@ -197,30 +197,6 @@ def _jpeg_complete(data: bytes) -> bool:
     return False
 
 
-GREY_SPREAD = 16  # a pixel whose channels differ by more than this has colour
-GREY_SHARE = 0.001  # a photo with fewer such pixels than this share is black and white
-
-
-def is_grey(img: np.ndarray) -> bool:
-    """Whether a BGR photo has no colour: a black-and-white photo (a phone's filter, a night
-    webcam), saved as colour or not. Its pixels' channels are equal there up to JPEG's rounding
-    (a grey photo's chroma is flat, so JPEG adds none); a colour photo has coloured things or at
-    least a sensor's noise, which differs from channel to channel. Judged on every fourth pixel
-    of every fourth row, each pixel's spread found from the three channels' bytes taken apart
-    (about 0.6 ms a 640-pixel photo, some four times quicker than a reduction over a strided
-    int16 copy).
-
-    On synthetic validation photos (800 of synth2's and 800 of synth4's) it found the 86 the
-    generator had made black and white (their channels equal to the last pixel after JPEG) and
-    2 colour photos with next to no colour in them (25 or fewer coloured pixels in 25,600)."""
-    if img.ndim == 2 or img.shape[2] == 1:
-        return True
-    px = np.ascontiguousarray(img[::4, ::4, :3])
-    b, g, r = px[..., 0], px[..., 1], px[..., 2]
-    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # uint8: max >= min
-    return bool((spread > GREY_SPREAD).mean() < GREY_SHARE)
-
-
 def stretch(img: np.ndarray, factor: float) -> np.ndarray:
     """``img`` stretched along one axis, never shrunk: ``factor`` > 1 widens it ``factor`` times,
     < 1 makes it ``1 / factor`` times taller (undoing a photo squeezed to a square: a 16:9 frame

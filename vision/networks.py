@@ -1,6 +1,6 @@
 """The shipped networks, run with onnxruntime on the CPU: the index detector (YOLO, one
-class); the index classifier (53 classes), whose class also serves the suit readers
-(``suit.onnx``, ``suit4.onnx``); and the way-up reader (``way_up.onnx``)."""
+class); the index classifier (53 classes), whose class also serves the black suit reader
+(``suit.onnx``); and the way-up reader (``way_up.onnx``)."""
 
 from __future__ import annotations
 

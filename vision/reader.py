@@ -5,7 +5,7 @@ A photo's way through the reader, each step a module of its own:
 1. load and check the photo (``vision.image``);
 2. find the corner indices (``vision.detect``: a YOLO detector, one class);
 3. cut each index out, find which way it faces and turn it upright, read it (``vision.classify``:
-   the way-up reader, the index classifier, the suit readers);
+   the way-up reader, the index classifier, the black suit reader);
 4. make cards of the indices (``vision.grouping``: pure functions, no networks);
 5. take the extra looks (``vision.looks``): the photo stretched back to its true aspect, and
    flipped left-right where it looks mirrored.
@@ -28,7 +28,7 @@ from vision.classify import index_probs, top_prob, upright_probs, ways_up, with_
 from vision.crops import crop_squares, turn_upright
 from vision.detect import find_indices, takes_small_look
 from vision.grouping import group_indices, index_read, read_as_pairs
-from vision.image import is_grey, load_image, stretch
+from vision.image import load_image, stretch
 from vision.looks import (
     cards_score,
     looks_mirrored,
@@ -50,14 +50,12 @@ DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
 @dataclass(frozen=True)
 class Networks:
     """The reader's networks: the detector, the way-up reader and the index classifier, and the
-    suit readers where the weights folder has them (``suit.onnx``: black suits in colour photos;
-    ``suit4.onnx``: every suit in black-and-white photos)."""
+    black suit reader where the weights folder has one (``suit.onnx``)."""
 
     detector: IndexDetector
     way_up: WayUpReader
     classifier: IndexClassifier
     suit: IndexClassifier | None = None
-    grey_suit: IndexClassifier | None = None
 
     @classmethod
     def load(cls, folder: Path, threads: int = 2) -> Networks:
@@ -67,15 +65,12 @@ class Networks:
             if not (folder / name).exists():
                 raise FileNotFoundError(f"model file missing: {folder / name} (train with `ginsight train`)")
 
-        def optional(name: str) -> IndexClassifier | None:
-            path = folder / name
-            return IndexClassifier(path, threads=threads) if path.exists() else None
-
+        suit = folder / "suit.onnx"
         nets = cls(IndexDetector(folder / "detector.onnx", threads=threads),
                    WayUpReader(folder / "way_up.onnx", threads=threads),
                    IndexClassifier(folder / "classifier.onnx", threads=threads),
-                   optional("suit.onnx"), optional("suit4.onnx"))
-        for net, name in ((nets.classifier, "classifier"), (nets.suit, "suit"), (nets.grey_suit, "suit4")):
+                   IndexClassifier(suit, threads=threads) if suit.exists() else None)
+        for net, name in ((nets.classifier, "classifier"), (nets.suit, "suit")):
             if net is not None and not net.upright:
                 raise WeightsError(f"{folder / (name + '.onnx')}: the reader reads crops turned upright by the "
                                    "way-up reader; this network learnt crops at any turn (train it with --upright)")
@@ -120,7 +115,7 @@ class Reader:
              empty_looks: bool = True, mirror: bool = True) -> Reading:
         """Read a photo (path, bytes or BGR array). Raises ``ImageError`` on bad input.
 
-        ``zoom=False`` skips the closer looks (a video stream takes them only now and then).
+        ``zoom=False`` skips the closer look at small indices (a video takes it now and then).
         ``aspect``: read the photo at that stretch only (1: as it is), as an earlier read's
         ``Reading.aspect`` names it: the live video chooses it on a few frames. None: the photo
         as it is and the stretched looks. ``empty_looks=False`` skips the stretched looks at a
@@ -148,15 +143,11 @@ class Reader:
 
     def read_indices(self, img: np.ndarray, zoom: bool = True) -> tuple[list[IndexRead], FirstLook]:
         """The indices read in ``img``, and what the first look found. With ``zoom``, a photo
-        that reads none is looked at closer, and one whose indices are small is read again with
-        a closer look added (``vision.detect``)."""
+        whose indices are small is read again with a closer look added (``vision.detect``)."""
         s = self.settings.detection
-        grey = self.settings.suits.grey and self.networks.grey_suit is not None and is_grey(img)
-        reads, first = self._indices_at(img, s.scales, grey)
-        if not reads and zoom and s.zoom_scales:
-            reads, _ = self._indices_at(img, s.zoom_scales, grey)
-        elif zoom and takes_small_look(reads, s):
-            reads, _ = self._indices_at(img, (*s.scales, *s.small_scales), grey)
+        reads, first = self._indices_at(img, s.scales)
+        if zoom and takes_small_look(reads, s):
+            reads, _ = self._indices_at(img, (*s.scales, *s.small_scales))
         return reads, first
 
     def crop_probs(self, crops: np.ndarray) -> np.ndarray:
@@ -172,7 +163,7 @@ class Reader:
         odds = mirror_means(*mirror_confidences(self.networks.classifier, first.scores, upright), s.mirror_strong)
         return looks_mirrored(odds, s.mirror_least)
 
-    def _indices_at(self, img: np.ndarray, scales: tuple[float, ...], grey: bool) -> tuple[list[IndexRead], FirstLook]:
+    def _indices_at(self, img: np.ndarray, scales: tuple[float, ...]) -> tuple[list[IndexRead], FirstLook]:
         """The indices read in ``img`` with the detector at ``scales``."""
         n, s = self.networks, self.settings
         boxes, scores = find_indices(n.detector, img, s.detection, scales)
@@ -182,9 +173,8 @@ class Reader:
         ways = ways_up(n.way_up, crops)
         degrees = np.asarray(ways.degrees, np.float32)
         probs, tops = index_probs(n.classifier, img, boxes, crops, ways.degrees, s.classification)
-        suit = n.grey_suit if grey else (n.suit if s.suits.black else None)
-        if suit is not None:
-            probs = with_suit_reader(probs, suit, img, boxes, ways.degrees, grey)
+        if n.suit is not None and s.suits.black:
+            probs = with_suit_reader(probs, n.suit, img, boxes, ways.degrees)
         least = s.classification.min_index
         reads = [index_read(tuple(float(v) for v in box), score, p, least, up, float(top))
                  for box, score, p, up, top in zip(boxes, scores, probs, ways.vectors, tops, strict=True)]

@@ -30,14 +30,13 @@ class Detection:
     conf: float = 0.15  # a box the detector scores lower is not read
     iou: float = 0.5  # boxes overlapping this much are one index, made one by their mean
     scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved: a close-up's big indices
-    zoom_scales: tuple[float, ...] = (2.0,)  # a photo that reads no index is looked at closer; () never
     small_side: float = 30.0  # indices read smaller than this (median, pixels): looked at again ...
     small_scales: tuple[float, ...] = (1.25,)  # ... at these scales too; 0 or () never
 
     def __post_init__(self) -> None:
         _check(0 < self.conf <= 1, f"detection.conf must be a score in (0, 1], not {self.conf!r}")
         _check(0 < self.iou <= 1, f"detection.iou must be an overlap in (0, 1], not {self.iou!r}")
-        for name in ("scales", "zoom_scales", "small_scales"):
+        for name in ("scales", "small_scales"):
             scales = getattr(self, name)
             _check(all(k > 0 for k in scales), f"detection.{name} must be scales above 0, not {scales!r}")
         _check(bool(self.scales), "detection.scales must hold at least one scale")
@@ -68,7 +67,6 @@ class Suits:
     """The suit readers' say (``vision.suits``), where the weights folder has them."""
 
     black: bool = True  # a black index's suit decided by the classifier and the suit reader together
-    grey: bool = True  # in a black-and-white photo, every index's suit by the grey-photo suit reader
 
 
 @dataclass(frozen=True)
@@ -79,7 +77,6 @@ class Grouping:
     uncertain_below: float = 0.8  # a card less sure than this is flagged for the player to check
     far_apart: float = 9.0  # indices of one code further apart than this many index sizes: two cards
     one_deck: bool = True  # a second index of a code taken, far from its card: read again as its suit twin
-    retry_weak: bool = True  # a code's strongest index too weak for a card: its other indices tried
     way_up_apart: float = 3.0  # indices of one code this far apart (index sizes) or more ...
     way_up_same: float = 0.5  # ... facing one way (cosine of their ways up at least this): two cards
     # a card's two indices read as two codes: read together, as the code their odds multiplied

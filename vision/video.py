@@ -21,9 +21,9 @@ class StableReader:
     (a new hand shows from its 4th frame, the old one's cards are gone from its 5th), with about
     half the flicker.
 
-    The reader's closer look at a frame that reads nothing (``Reader.read(zoom=True)``, about
-    four times a frame's cost) is taken on one frame in ``zoom_every``, so that a table with no
-    card in view does not slow every frame; the vote keeps what that frame finds.
+    The reader's closer look at a frame whose indices read small (``Reader.read(zoom=True)``,
+    a second read of the frame) is taken on one frame in ``zoom_every``, so that cards far off
+    do not slow every frame; the vote keeps what that frame finds.
 
     The reader's stretched looks at a frame (``Looks.aspects``: up to four reads in all) are
     taken on one frame in ``looks_every`` (1: every frame); the frames between are read once, at

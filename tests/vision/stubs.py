@@ -160,8 +160,8 @@ class WayUp:
         return np.stack([np.cos(r), np.sin(r)], 1).astype(np.float32).reshape(-1, 2)
 
 
-def reader(detector=None, classifier=None, way_up=None, suit=None, grey_suit=None, **settings) -> Reader:
+def reader(detector=None, classifier=None, way_up=None, suit=None, **settings) -> Reader:
     """A reader of the stand-ins, with the settings named ``group__name`` changed."""
     nets = Networks(detector=detector or Detector(), way_up=way_up or WayUp(), classifier=classifier or Classifier(),
-                    suit=suit, grey_suit=grey_suit)
+                    suit=suit)
     return Reader(networks=nets, settings=Settings().changed(**settings))

@@ -76,7 +76,7 @@ def test_hands_of_index_reads_make_these_cards(hand, want):
 
 
 def test_the_shipped_grouping_settings():
-    assert (G.min_card, G.uncertain_below, G.far_apart, G.one_deck, G.retry_weak) == (0.64, 0.8, 9.0, True, True)
+    assert (G.min_card, G.uncertain_below, G.far_apart, G.one_deck) == (0.64, 0.8, 9.0, True)
     assert (G.way_up_apart, G.way_up_same) == (3.0, 0.5)
     assert (G.pair_share, G.pair_each, G.pair_cos, G.pair_along, G.pair_across) == (
         0.5, 0.1, -0.5, (1.5, 5.5), (0.0, 4.0))
@@ -254,32 +254,14 @@ def test_facing_one_way_is_symmetric_and_never_holds_for_opposite_ways(angle, of
 # --- a stray stronger than its code's real card -----------------------------------------------
 
 
-def test_a_real_card_is_not_lost_behind_a_weaker_stray_of_its_code():
-    # a stray box read alone as 7H at 0.6 (under min_card 0.64) is the code's strongest index;
-    # the real 7H elsewhere shows two indices at 0.45 each (together 1 - 0.55^2 = 0.6975)
+def test_a_code_whose_strongest_index_makes_too_weak_a_card_is_dropped_whole():
+    # a stray box read alone as 7H at 0.6 (under min_card 0.64) is the code's strongest index:
+    # the code's card is too weak, and its other indices go with it
     stray = index("7H", 500, 500, 0.6)
     real = [index("7H", 10, 10, 0.45), index("7H", 90, 120, 0.45)]
-    off = replace(G, retry_weak=False)
-    assert cards_of([stray, *real], off) == []  # dropped with the stray
-    (card,) = cards_of([stray, *real])
-    assert card.card == "7H" and card.boxes == (real[0].box, real[1].box)
-    assert card.confidence == pytest.approx(1 - 0.55 ** 2) and card.uncertain  # flagged: 7H read twice
-    # nothing else changes: no second card strong enough, or a strong first card
-    assert cards_of([stray, real[0]]) == []
-    strong = index("7H", 500, 500, 0.9)
-    assert cards_of([strong, *real]) == cards_of([strong, *real], off)
-
-
-@given(st.lists(st.tuples(st.sampled_from(["7H", "7D", "QS"]), st.integers(0, 600), st.integers(0, 600),
-                          st.floats(0.05, 0.99)), max_size=8))
-@settings(max_examples=200, deadline=None)
-def test_retry_weak_only_adds_cards_of_codes_the_plain_rule_dropped(reads):
-    indices = [index(code, x, y, conf) for code, x, y, conf in reads]
-    plain = replace(G, one_deck=False, retry_weak=False)
-    off = cards_of(indices, plain)
-    on = cards_of(indices, replace(plain, retry_weak=True))
-    assert [c for c in on if c.card in {d.card for d in off}] == off
-    assert len({c.card for c in on}) == len(on)  # still one card per code
+    assert cards_of([stray, *real]) == []
+    (card,) = cards_of([index("7H", 500, 500, 0.9), *real])
+    assert card.card == "7H" and card.uncertain  # the strong one, flagged: 7H read far away too
 
 
 def test_code_card_and_one_card_per_code_name_the_indices_left_far_away():

@@ -6,10 +6,8 @@ import zlib
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from vision.image import GREY_SHARE, GREY_SPREAD, image_files, is_grey, load_image, stretch
+from vision.image import image_files, load_image, stretch
 from vision.types import ImageError
 
 
@@ -104,24 +102,6 @@ def _jpeg(img: np.ndarray, quality: int = 60) -> np.ndarray:
     return cv2.imdecode(enc, cv2.IMREAD_COLOR)
 
 
-def test_a_black_and_white_photo_is_grey_and_a_colour_one_is_not():
-    rng = np.random.default_rng(0)
-    colour = np.full((480, 640, 3), (60, 120, 40), np.uint8)  # green felt
-    colour[100:300, 200:340] = 245  # a white card
-    cv2.putText(colour, "Q", (210, 150), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (30, 30, 200), 3)  # a red index
-    colour = np.clip(colour + rng.normal(0, 6, colour.shape), 0, 255).astype(np.uint8)
-    grey = cv2.cvtColor(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    assert not is_grey(colour) and not is_grey(_jpeg(colour))
-    assert is_grey(grey) and is_grey(_jpeg(grey, 35)) and is_grey(grey[..., 0])
-    # only a few coloured pixels: still grey; a red index's worth of them: colour
-    few = grey.copy()
-    few[::160, ::160] = (0, 0, 255)  # 12 stray pixels
-    assert is_grey(few)
-    index = grey.copy()
-    index[120:160, 200:230] = (30, 30, 200)
-    assert not is_grey(index)
-
-
 def test_stretch_widens_or_heightens_and_never_shrinks():
     img = np.zeros((90, 160, 3), np.uint8)
     assert stretch(img, 1.0) is img
@@ -179,16 +159,3 @@ def test_an_array_of_any_common_pixel_type_is_made_8_bit_as_it_looks(pixels, dty
 def test_an_array_whose_pixels_are_not_an_image_s_is_named(img, needle):
     with pytest.raises(ImageError, match=needle):
         load_image(img)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 90), st.integers(1, 90), st.integers(0, 40), st.sampled_from([3, 4]))
-def test_is_grey_is_its_definition_by_channel_spread(seed, h, w, colour, channels):
-    # Every fourth pixel of every fourth row: colour where its channels spread more than
-    # GREY_SPREAD; grey when fewer than GREY_SHARE of them do (the plain int16 reduction).
-    rng = np.random.default_rng(seed)
-    img = np.repeat(rng.integers(0, 256, (h, w, 1), dtype=np.uint8), channels, axis=2)
-    img[..., :3] = np.clip(img[..., :3].astype(int) + rng.integers(-colour, colour + 1, (h, w, 3)), 0, 255)
-    px = img[::4, ::4, :3].astype(np.int16)
-    want = bool(((px.max(2) - px.min(2)) > GREY_SPREAD).mean() < GREY_SHARE)
-    assert is_grey(img) == want

@@ -153,8 +153,8 @@ def test_the_detector_input_is_rgb_nchw_in_0_1_to_the_last_bit(shape):
 def test_the_detectors_input_is_the_photo_letterboxed_rgb_and_scaled_to_one():
     from vision.reader import DEFAULT_WEIGHTS
 
-    det = IndexDetector(DEFAULT_WEIGHTS / "detector.onnx")
-    assert det.dynamic and not det.rect  # rect: off unless asked
+    det = IndexDetector(DEFAULT_WEIGHTS / "detector.onnx", rect=False)
+    assert det.dynamic and not det.rect and IndexDetector(DEFAULT_WEIGHTS / "detector.onnx").rect  # rect by default
     img = np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8)
     x, k, pad = det.tensor(img, 0.5)  # a dynamic network: 320 fits, a multiple of 32
     boxed, k0, pad0 = letterbox(img, 320, 320)

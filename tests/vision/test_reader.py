@@ -103,34 +103,20 @@ def finds_at(*scales, box=(10, 10, 30, 40)):
     return Detector(lambda img, asked: [(box, 0.9)] if set(asked) & set(scales) else [])
 
 
-def test_a_photo_that_reads_nothing_is_looked_at_closer():
-    det = finds_at(2.0)
-    assert reader(det, Classifier({ACE: sure("AS")})).read(ace_photo()).codes() == ["AS"]
-    assert det.asked == [(1.0, 0.5), (2.0,)]
-
-
-def test_no_closer_look_when_the_first_reads_an_index():
+def test_no_second_look_when_the_first_reads_a_big_index():
     det = finds_at(1.0)
     assert reader(det, Classifier({ACE: sure("AS")}), looks__aspects=()).read(ace_photo()).codes() == ["AS"]
     assert det.asked == [(1.0, 0.5)]
 
 
-def test_the_closer_look_can_be_skipped_or_turned_off():
-    for zoom, settings in ((False, {}), (True, {"detection__zoom_scales": ()})):
-        det = finds_at(2.0)
-        r = reader(det, Classifier({ACE: sure("AS")}), looks__aspects=(), **settings)
-        assert r.read(ace_photo(), zoom=zoom).codes() == []
-        assert det.asked == [(1.0, 0.5)]
-
-
-def test_a_photo_that_reads_nothing_even_closer_is_read_at_each_aspect_without_a_closer_look():
+def test_a_photo_that_reads_nothing_is_read_at_each_aspect():
     det = finds_at(3.0)
     assert reader(det, Classifier({ACE: sure("AS")})).read(ace_photo()).codes() == []
-    assert det.asked == [(1.0, 0.5), (2.0,)] + [(1.0, 0.5)] * len(Settings().looks.aspects)
-    assert det.widths == [120, 120, 214, 120, 120]  # widened 1.78, then two taller looks
+    assert det.asked == [(1.0, 0.5)] * (1 + len(Settings().looks.aspects))
+    assert det.widths == [120, 214, 120, 120]  # widened 1.78, then two taller looks
     video = finds_at(3.0)  # the live video asks for no look at an empty table
     assert reader(video, Classifier({ACE: sure("AS")})).read(ace_photo(), empty_looks=False).codes() == []
-    assert video.asked == [(1.0, 0.5), (2.0,)]
+    assert video.asked == [(1.0, 0.5)]
 
 
 def test_a_photo_of_small_indices_is_read_again_with_the_small_scales_too():
@@ -167,7 +153,7 @@ def test_the_small_look_reads_what_it_finds_in_place_of_the_first():
 def test_the_detectors_bar_is_the_settings():
     det = Detector()
     reader(det, Classifier({ACE: sure("AS")}), detection__conf=0.95, looks__aspects=()).read(ace_photo())
-    assert det.confs == [0.95, 0.95]  # the first look finds nothing over 0.95: the closer look too
+    assert det.confs == [0.95]
 
 
 # --- the stretched looks ----------------------------------------------------------------------
@@ -251,10 +237,10 @@ def test_a_photo_that_reads_nothing_as_it_is_takes_every_stretched_look_unless_t
     det = Detector(lambda img, scales: [(b, 0.9) for b in ink_boxes(img)] if img.shape[1] > 200 else [])
     reading = reader(det, Classifier(read=by_shape)).read(squeezed())
     assert reading.codes() == ["8H", "7C"] and reading.aspect == 1.78
-    assert det.asked == [(1.0, 0.5), (2.0,), (1.0, 0.5), (1.0, 0.5), (1.0, 0.5)]  # no closer look stretched
+    assert det.asked == [(1.0, 0.5)] * 4
     det.asked.clear()
     assert reader(det, Classifier(read=by_shape)).read(squeezed(), empty_looks=False).codes() == []
-    assert det.asked == [(1.0, 0.5), (2.0,)]
+    assert det.asked == [(1.0, 0.5)]
 
 
 # --- the mirror check -------------------------------------------------------------------------
@@ -337,23 +323,6 @@ def test_the_black_suit_reader_is_not_asked_about_red_cards():
     suit = suit_net(0.1, 0.9)
     r = reader(classifier=Classifier({SPADE_OR_CLUB: sure("8H")}), suit=suit, looks__aspects=())
     assert r.read(img).codes() == ["8H"] and suit.seen == []
-
-
-def test_a_black_and_white_photo_takes_every_suit_from_the_grey_photo_reader():
-    img = paint(paint(photo(), (10, 10, 30, 40), GREY), (60, 10, 80, 40), (150, 150, 150))
-    net = Classifier({GREY: probs(**{"8S": 0.6, "8C": 0.3}), (150, 150, 150): sure("KH")})
-    grey = suit_net(0.01, 0.01, 0.97, 0.01)  # S H D C: diamonds
-    black = suit_net(0.1, 0.9)
-    assert reader(classifier=net, suit=black, grey_suit=grey, looks__aspects=()).read(img).codes() == ["8D", "KD"]
-    assert black.seen == []  # the black suit reader has no say in a grey photo
-    # switched off: the black suit reader's say (on the spade), as in colour
-    assert reader(classifier=net, suit=black, grey_suit=grey, looks__aspects=(),
-                  suits__grey=False).read(img).codes() == ["KH", "8C"]
-    colour = paint(img.copy(), (60, 10, 80, 40), (150, 150, 200))  # a red patch: a colour photo
-    net.colours[(150, 150, 200)] = sure("KH")
-    grey.seen.clear()
-    assert reader(classifier=net, grey_suit=grey, looks__aspects=()).read(colour).codes() == ["8S", "KH"]
-    assert grey.seen == []
 
 
 # --- a card's two indices read together -------------------------------------------------------

@@ -25,12 +25,11 @@ def settings_from(tmp_path, text: str) -> Settings:
 
 def test_the_shipped_settings():
     s = Settings()
-    assert (s.detection.conf, s.detection.iou, s.detection.scales, s.detection.zoom_scales) == (0.15, 0.5, (1.0, 0.5),
-                                                                                                 (2.0,))
+    assert (s.detection.conf, s.detection.iou, s.detection.scales) == (0.15, 0.5, (1.0, 0.5))
     assert (s.detection.small_side, s.detection.small_scales) == (30.0, (1.25,))
     assert (s.classification.margins, s.classification.tilts, s.classification.min_index) == (
         (1.0, 1.15, 1.3), (-6.0, 0.0, 6.0), 0.35)
-    assert (s.suits.black, s.suits.grey) == (True, True)
+    assert s.suits.black
     assert (s.grouping.min_card, s.grouping.uncertain_below) == (0.64, 0.8)
     assert (s.looks.aspects, s.looks.aspect_probe) == ((1.78, 0.75, 0.5625), 0.03)
     assert (s.looks.mirror, s.looks.mirror_strong, s.looks.mirror_least) == (True, 0.4, 0.3)
@@ -43,8 +42,8 @@ def test_a_folder_without_reader_json_has_the_default_settings(tmp_path):
 
 def test_known_settings_are_taken_a_group_at_a_time_lists_as_tuples_whole_numbers_as_floats(tmp_path):
     s = settings_from(tmp_path, json.dumps({"grouping": {"min_card": 1, "one_deck": False},
-                                            "looks": {"aspects": [1.78, 0.5]}, "detection": {"zoom_scales": []}}))
-    assert (s.grouping.min_card, s.grouping.one_deck, s.looks.aspects, s.detection.zoom_scales) == (
+                                            "looks": {"aspects": [1.78, 0.5]}, "detection": {"small_scales": []}}))
+    assert (s.grouping.min_card, s.grouping.one_deck, s.looks.aspects, s.detection.small_scales) == (
         1.0, False, (1.78, 0.5), ())
     assert isinstance(s.grouping.min_card, float) and isinstance(s.looks.aspects, tuple)
     # the rest as shipped
@@ -78,7 +77,7 @@ def test_a_misspelt_setting_or_group_is_named_with_the_one_meant(tmp_path, text,
     ('{"looks": {"aspects": 1.78}}', r"looks\.aspects must be a list of numbers, not 1\.78"),
     ('{"looks": {"aspects": [1.78, "wide"]}}', r"looks\.aspects must be a list of numbers, not \[1\.78, 'wide'\]"),
     ('{"looks": {"mirror": 1}}', "looks.mirror must be true or false, not 1"),
-    ('{"suits": {"grey": "no"}}', "suits.grey must be true or false, not 'no'"),
+    ('{"suits": {"black": "no"}}', "suits.black must be true or false, not 'no'"),
     # the values' ranges: the settings' own checks
     ('{"grouping": {"min_card": 1.5}}', r"grouping\.min_card must be in \[0, 1\], not 1\.5"),
     ('{"detection": {"conf": 0}}', r"detection\.conf must be a score in \(0, 1\]"),
@@ -126,7 +125,7 @@ def test_every_setting_is_a_number_a_flag_or_a_list_of_numbers(group):
     ({"grouping.uncertain_below": 2.0}, "grouping.uncertain_below"),
     ({"grouping.pair_share": 1.5}, "grouping.pair_share"),
     ({"detection.iou": 0.0}, "detection.iou"),
-    ({"detection.zoom_scales": (2.0, -1.0)}, "detection.zoom_scales"),
+    ({"detection.small_scales": (2.0, -1.0)}, "detection.small_scales"),
     ({"classification.margins": (1.15, 0.0)}, "classification.margins"),
 ])
 def test_settings_out_of_range_are_refused_when_made(bad, what):

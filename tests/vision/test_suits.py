@@ -128,12 +128,6 @@ def folders(tmp_path_factory):
     out["off"] = root / "off"
     shutil.copytree(out["club"], out["off"])
     (out["off"] / "reader.json").write_text(json.dumps({"suits": {"black": False}}))
-    out["diamond"] = root / "diamond"  # a black suit reader sure of clubs, a grey-photo one of diamonds
-    shutil.copytree(out["club"], out["diamond"])
-    _suit_onnx(out["diamond"] / "suit4.onnx", suits="SHDC", says="D")
-    out["grey-off"] = root / "grey-off"
-    shutil.copytree(out["diamond"], out["grey-off"])
-    (out["grey-off"] / "reader.json").write_text(json.dumps({"suits": {"grey": False}}))
     return out
 
 
@@ -145,7 +139,7 @@ def test_the_reader_takes_the_black_suit_from_a_weights_folders_suit_reader(fold
     from vision.evaluate import load_truth
 
     photos = [t.image for t in load_truth(FIXTURES)]
-    reads = {k: [Reader(f).read(p).codes() for p in photos] for k, f in folders.items() if k != "grey-off"}
+    reads = {k: [Reader(f).read(p).codes() for p in photos] for k, f in folders.items()}
     assert any(c[-1] in "SC" for r in reads["plain"] for c in r), "the fixture photos read black cards"
     for name, suit in (("club", "C"), ("spade", "S")):  # a suit reader sure as can be (odds e^40)
         black = [c for r in reads[name] for c in r if c[-1] in "SC"]
@@ -153,27 +147,3 @@ def test_the_reader_takes_the_black_suit_from_a_weights_folders_suit_reader(fold
     assert Reader(folders["club"]).networks.suit is not None and Reader(folders["plain"]).networks.suit is None
     # "suits": {"black": false} in reader.json: the suit network has no say
     assert reads["off"] == reads["plain"]
-
-
-def test_a_black_and_white_photo_takes_every_suit_from_the_grey_photo_reader(folders):
-    import cv2
-
-    from vision import Reader
-    from vision.evaluate import load_truth
-    from vision.image import is_grey
-
-    colour = [cv2.imread(str(t.image)) for t in load_truth(FIXTURES)]
-    grey = [cv2.cvtColor(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) for c in colour]
-    reader = Reader(folders["diamond"])
-    assert reader.networks.grey_suit is not None
-    assert (reader.networks.grey_suit.size, reader.networks.grey_suit.classes) == (48, 4)
-    read = [c for g in grey for c in reader.read(g).codes()]
-    assert read and all(c[-1] == "D" for c in read), read
-    # in colour it is not asked: the black suit reader says club, the red cards stay as read
-    club = Reader(folders["club"])
-    for c in colour:
-        if not is_grey(c):
-            assert reader.read(c).codes() == club.read(c).codes()
-    # "suits": {"grey": false}: a grey photo is read as the black suit reader has it
-    off = Reader(folders["grey-off"])
-    assert [off.read(g).codes() for g in grey] == [club.read(g).codes() for g in grey]
