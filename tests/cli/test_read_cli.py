@@ -80,11 +80,11 @@ def test_a_weights_folder_the_reader_cannot_use_is_a_clear_error(capsys, tmp_pat
     photo = sorted(FIXTURES.glob("*.jpg"))[0]
     for f in DEFAULT_WEIGHTS.glob("*.onnx"):
         shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "reader.json").write_text('{"min_crad": 0.5}')
+    (tmp_path / "reader.json").write_text('{"grouping": {"min_crad": 0.5}}')
     code, out, err = run(capsys, "read", str(photo), "--weights", str(tmp_path))
-    assert (code, out) == (2, "") and "unknown setting 'min_crad' (min_card?)" in err and "Traceback" not in err
+    assert (code, out) == (2, "") and "unknown setting grouping.min_crad (min_card?)" in err and "Traceback" not in err
     code, _, err = run(capsys, "eval", "--data", str(FIXTURES.parent), "--weights", str(tmp_path))
-    assert code == 2 and "unknown setting 'min_crad'" in err
+    assert code == 2 and "unknown setting grouping.min_crad" in err
     (tmp_path / "reader.json").unlink()
     (tmp_path / "detector.onnx").write_bytes(b"\0" * 64)
     code, _, err = run(capsys, "read", str(photo), "--weights", str(tmp_path))

@@ -45,11 +45,9 @@ def test_export_writes_every_onnx_file(tmp_path, monkeypatch):
     import torch
 
     import models.train as train
-    from models.suit import build_model
 
     for name in ("detector.pt", "classifier.pt", "suit.pt"):
         shutil.copy(train.MODELS / "weights" / name, tmp_path / name)
-    torch.save({"model": build_model("SHDC").state_dict(), "history": [], "suits": "SHDC"}, tmp_path / "suit4.pt")
     from models import way_up
 
     torch.save({"model": way_up.build_model().state_dict(), "history": []}, tmp_path / "way_up.pt")
@@ -57,9 +55,9 @@ def test_export_writes_every_onnx_file(tmp_path, monkeypatch):
     assert main(["train", "--export"]) == 0
     import onnxruntime as ort
 
-    for name in ("detector.onnx", "classifier.onnx", "suit.onnx", "suit4.onnx", "way_up.onnx"):
+    for name in ("detector.onnx", "classifier.onnx", "suit.onnx", "way_up.onnx"):
         assert ort.InferenceSession(str(tmp_path / name)).get_inputs(), name
-    assert ort.InferenceSession(str(tmp_path / "suit4.onnx")).get_outputs()[0].shape[-1] == 4
+    assert ort.InferenceSession(str(tmp_path / "suit.onnx")).get_outputs()[0].shape[-1] == 2
     assert ort.InferenceSession(str(tmp_path / "way_up.onnx")).get_outputs()[0].shape[-1] == 2
 
 
