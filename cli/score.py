@@ -6,7 +6,6 @@ import argparse
 import json
 import random
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from engine.cards import parse_cards
@@ -250,7 +249,8 @@ def _run(args: argparse.Namespace, sheet: Scoresheet) -> int:
         if not 1 <= args.hand <= len(history):
             raise GinsightError(f"no hand {args.hand} in game {game_id}: it has {len(history)} hands")
         # The knocker is named by seat or by who sat there in that hand.
-        result, detail = _result(args, replace(info.table, roles=history[args.hand - 1].roles))
+        at_hand = Table(info.table.players, history[args.hand - 1].roles, info.table.rules)  # its seats then
+        result, detail = _result(args, at_hand)
         table = sheet.edit_hand(game_id, args.hand, result, detail)
         print(f"Hand {args.hand} is now: {_said(result, table, args.hand)}")
         print(render_table(game_id, info, table).split("\n\n")[-1])
