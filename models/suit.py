@@ -12,16 +12,10 @@ question the classifier gets wrong, so it is small and quick to train from scrat
 The reader (``vision.reader``) asks it only about indices the classifier reads as a black card,
 and then takes the black suit from it and the rank from the classifier (``vision.suits``).
 
-The grey-photo suit reader (``suit4.*``, suits "SHDC") tells all four suits apart by shape
-alone. Why: in a black-and-white photo (a phone's filter, a night webcam) red and black look
-alike, and the classifier, which learnt suits mostly from colour, reads a heart as a spade or a
-diamond as a club (real-dev's black-and-white phone photos). The reader asks it about every
-index of a photo with no colour (``vision.image.is_grey``) in place of the black suit reader.
-The shipped one reads crops turned upright by the way-up reader's angle (``--upright``): on
-synthetic black-and-white photos it misses far fewer cards than one of crops at any turn, for a
-few more read wrong at the shipped ``min_card`` (a better curve). It started from the black suit
-reader's weights on upright index crops, then went on with the scene crops of synthetic photos,
-one more set each round, at a falling learning rate.
+A four-suit reader (suits "SHDC", files ``suit4.*``) tells all four suits apart by shape alone,
+for black-and-white photos where red and black look alike. The reader does not use one: on
+synthetic black-and-white photos the classifier with the black suit reader read better
+(``docs/reader.md``). The option stays so that a better one can be trained and measured.
 
 Trained on index crops (``python -m datasets.index_crops ... --suits SC --side 48``, or HD for
 the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the suit's place in
@@ -31,15 +25,6 @@ the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the
         --data data/synth4-48/crops --out runs/suit --minutes 40
     python -m models.suit --suits SHDC --upright --init models/weights/suit.pt \\
         --data data/grey-up-camera --data data/grey-up-webcam --out runs/suit4-up --minutes 65
-    python -m models.suit --suits SHDC --upright --resume runs/suit4-up/suit4.pt \\
-        --data data/grey-up-camera --data data/grey-up-webcam --data data/scene56/crops \\
-        --out runs/suit4-up56 --minutes 35 --lr 0.001
-    python -m models.suit --suits SHDC --upright --resume runs/suit4-up56/suit4.pt \\
-        --data data/grey-up-camera --data data/grey-up-webcam --data data/scene56/crops \\
-        --data data/scene57/crops --out runs/suit4-up57 --minutes 45 --lr 0.0007 --seed 57
-
-and a last round from that one's weights with ``--data data/scene58/crops`` added
-(``--minutes 40 --lr 0.0005 --seed 58``): the shipped weights.
 """
 
 from __future__ import annotations
