@@ -112,7 +112,7 @@ def main() -> None:
                              "differ only in what a black-and-white photo does not ask, e.g. the black suit reader)")
     parser.add_argument("--grey-only", action="store_true",
                         help="the photos only made black and white (where the two folders differ only in what a "
-                             "colour photo does not ask, e.g. the grey-photo suit reader)")
+                             "colour photo does not ask)")
     args = parser.parse_args()
     if args.colour_only and args.grey_only:
         parser.error("--colour-only or --grey-only, not both")

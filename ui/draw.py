@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ui.cardtext import card_label, is_red
+
 RED, BLACK, UNSURE = (28, 28, 185), (39, 24, 17), (0, 140, 255)  # BGR
 Box = tuple[float, float, float, float]
 Rect = tuple[int, int, int, int]  # x1, y1, x2, y2
@@ -86,8 +88,8 @@ def annotate(image_bgr: np.ndarray, reading: Any) -> np.ndarray:
     thick = max(1, tag // 10)
     anchors, sizes, texts = [], [], []
     for card in reading.cards:
-        rank = "10" if card.card[0] == "T" else card.card[0]
-        colour = RED if card.card[1] in "HD" else BLACK
+        rank = card_label(card.card)[:-1]  # "10" for a ten, as players write it
+        colour = RED if is_red(card.card) else BLACK
         for x1, y1, x2, y2 in card.boxes:
             cv2.rectangle(out, (int(x1), int(y1)), (int(x2), int(y2)), UNSURE if card.uncertain else colour,
                           max(1, tag // 8))

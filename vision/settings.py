@@ -64,7 +64,7 @@ class Classification:
 
 @dataclass(frozen=True)
 class Suits:
-    """The suit readers' say (``vision.suits``), where the weights folder has them."""
+    """The black suit reader's say (``vision.suits``), where the weights folder has one."""
 
     black: bool = True  # a black index's suit decided by the classifier and the suit reader together
 

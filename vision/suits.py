@@ -6,8 +6,8 @@ a club or a spade read from a 48-pixel grey crop).
 Why: the classifier's worst error is a club read as a spade, where at 32 pixels a soft club's
 lobes blur into a spade's blob; the suit reader sees the suit at 48 pixels and answers only that.
 
-In a black-and-white photo the grey-photo suit reader (four suits, ``suits`` "SHDC") has the
-same say on every index read as a card: there the classifier cannot see red from black.
+The functions take any suits (``suits`` "SHDC": a four-suit reader's say on every index read as
+a card); the reader asks the black suit reader alone, by the rule "product".
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def with_suit(probs: np.ndarray, suit: np.ndarray, rule: str = "product", suits:
     """The classifier's probabilities (N, 53) with each rank's mass over ``suits`` (by default
     its spade and its club together) shared anew among them by the suit reader's (N, k)
     probabilities of those suits, in that order; other suits and "no index" unchanged, so each
-    row still sums to one. ``suits`` "SHDC": the grey-photo suit reader's four.
+    row still sums to one. ``suits`` "SHDC": a four-suit reader's.
 
     ``rule`` "replace": shared as the suit reader says alone. "product": as both say, the two
     readers' odds multiplied (each reader's split taken as independent evidence with even
