@@ -91,7 +91,7 @@ def labelled_reads(reader: Reader, img, boxes, settings: Settings) -> list[list]
     (the classifier's "no index" likeliest), read with ``settings`` (min_index 0, no pairing)."""
     boxes = np.array(boxes, np.float32).reshape(-1, 4)
     boxed = Reader(networks=replace(reader.networks, detector=FixedBoxes(boxes)), settings=settings)
-    reads, _ = boxed.read_indices(img, zoom=False)
+    reads, _, _ = boxed.read_indices(img, zoom=False)
     out = []
     for box in boxes:
         same = [r for r in reads if np.allclose(r.box, box, atol=1e-3)]
@@ -120,7 +120,7 @@ def causes(reader: Reader, truths, low: float, errata: list[dict] | None = None,
         seen = stretch(img, reading.aspect)
         scale = stretch_scale(img, seen)
         det_boxes, det_scores = find_indices(reader.networks.detector, seen, loose.detection)
-        every, _ = tracer.read_indices(seen, zoom=False)
+        every, _, _ = tracer.read_indices(seen, zoom=False)
         det_boxes = [unstretch_box(b, scale) for b in det_boxes]
         every = [unstretch_index(r, scale) for r in every]
         by_code = defaultdict(list)

@@ -206,8 +206,10 @@ def code_card(code: str, group: list[IndexRead], settings: Grouping) -> tuple[Ca
     return CardRead(code, confidence, tuple(ix.box for ix in near), uncertain), near
 
 
-def one_card_per_code(indices: list[IndexRead], settings: Grouping) -> tuple[list[CardRead], list[IndexRead]]:
-    """The cards (not yet in deck order), and the indices far from their code's card."""
+def one_card_per_code(indices: list[IndexRead], settings: Grouping
+                      ) -> tuple[list[tuple[CardRead, list[IndexRead]]], list[IndexRead]]:
+    """The cards (not yet in deck order), each with the indices it was read from, and the
+    indices far from their code's card."""
     left_over: list[IndexRead] = []
     by_code: dict[str, list[IndexRead]] = {}
     for ix in indices:
@@ -217,9 +219,30 @@ def one_card_per_code(indices: list[IndexRead], settings: Grouping) -> tuple[lis
         group.sort(key=lambda ix: -ix.confidence)
         card, near = code_card(code, group, settings)
         if card is not None:  # else too weak a card: its indices are dropped
-            cards.append(card)
+            cards.append((card, near))
             left_over += [ix for ix in group if not any(ix is n for n in near)]
     return cards, left_over
+
+
+def alternative(card: CardRead, near: list[IndexRead], taken: set[str]) -> str | None:
+    """The likeliest other card for ``card``, read from ``near`` (its indices): the code their
+    probabilities, averaged, rank first after its own, leaving out ``taken`` (the photo's other
+    cards: one deck holds each card once). None when they give no other card a chance.
+
+    >>> p = np.zeros(53, np.float32); p[CODES.index("2S")] = 0.6; p[CODES.index("2C")] = 0.3
+    >>> p[CODES.index("3S")] = 0.1
+    >>> ix = IndexRead((0.0, 0.0, 9.0, 9.0), "2S", 0.7, p)
+    >>> card = CardRead("2S", 0.7, (ix.box,), True)
+    >>> alternative(card, [ix], set()), alternative(card, [ix], {"2C"})
+    ('2C', '3S')
+    """
+    if not near:
+        return None
+    p = np.mean([ix.probs[:NONE_CLASS] for ix in near], axis=0).astype(np.float64)
+    for code in taken | {card.card}:
+        p[CODES.index(code)] = 0.0
+    k = int(p.argmax())
+    return CODES[k] if p[k] > 0 else None
 
 
 def group_indices(indices: list[IndexRead], settings: Grouping, min_index: float
@@ -230,15 +253,17 @@ def group_indices(indices: list[IndexRead], settings: Grouping, min_index: float
 
     With ``one_deck``, the indices left over because their code's card lies far away are read
     again (:func:`read_again`) and make cards of their own, flagged uncertain."""
-    cards, far = one_card_per_code(indices, settings)
+    made, far = one_card_per_code(indices, settings)
     again: dict[int, IndexRead] = {}
     if settings.one_deck and far:
-        taken = {c.card for c in cards}
+        taken = {c.card for c, _ in made}
         for ix in far:
             r = read_again(ix, taken, min_index)
             if r is not None:
                 again[id(ix)] = r
         more, _ = one_card_per_code(list(again.values()), settings)  # far apart again: dropped
-        cards += [replace(c, uncertain=True) for c in more]
+        made += [(replace(c, uncertain=True), near) for c, near in more]
+    codes = {c.card for c, _ in made}
+    cards = [replace(c, alternative=alternative(c, near, codes)) for c, near in made]
     cards.sort(key=lambda c: CODES.index(c.card))  # deck order
     return cards, [again.get(id(ix), ix) for ix in indices]

@@ -34,15 +34,17 @@ from vision.looks import (
     looks_mirrored,
     mirror_confidences,
     mirror_means,
+    mirrored_box,
     mirrored_card,
     mirrored_index,
     stretch_scale,
+    unstretch_box,
     unstretch_card,
     unstretch_index,
 )
 from vision.networks import IndexClassifier, IndexDetector, WayUpReader
 from vision.settings import Settings
-from vision.types import CardRead, IndexRead, Reading, WeightsError
+from vision.types import Box, CardRead, IndexRead, Reading, WeightsError
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent.parent / "models" / "weights"
 
@@ -78,12 +80,14 @@ class Networks:
 
 
 class Look(NamedTuple):
-    """One look at a photo: the indices read, the cards they make, and the indices as the cards
-    report them (an index read again as its suit twin carries that code)."""
+    """One look at a photo: the indices read, the cards they make, the indices as the cards
+    report them (an index read again as its suit twin carries that code), and the boxes the
+    detector was sure of that make no card (``Reading.unread``)."""
 
     indices: list[IndexRead]
     cards: list[CardRead]
     reported: list[IndexRead]
+    unread: list[Box]
 
 
 class FirstLook(NamedTuple):
@@ -96,6 +100,16 @@ class FirstLook(NamedTuple):
 
 
 NOTHING = FirstLook(np.zeros(0, np.float32), np.zeros((0, 1, 1, 3), np.uint8), np.zeros(0, np.float32))
+
+
+def unread_boxes(boxes: list[Box], cards: list[CardRead]) -> list[Box]:
+    """``boxes`` (sure detector boxes read as no card) less those lying on a card's index: the
+    indices the player is told were seen but not read."""
+    def on_card(box: Box) -> bool:
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for c in cards for b in c.boxes)
+
+    return [b for b in boxes if not on_card(b)]
 
 
 class Reader:
@@ -129,7 +143,7 @@ class Reader:
                 raise ValueError(f"aspect must be a stretch above 0, not {aspect!r}")
             look = self._look_stretched(img, aspect, zoom)
             return Reading(tuple(look.cards), (time.perf_counter() - t0) * 1000, width, height,
-                           tuple(look.reported), float(aspect))
+                           tuple(look.reported), float(aspect), unread=tuple(look.unread))
         look, aspect, first = self._read_photo(img, zoom, empty_looks)
         mirrored = False
         if mirror and self.settings.looks.mirror and self.looks_mirrored(first):
@@ -137,18 +151,21 @@ class Reader:
             if cards_score(flipped.cards) > cards_score(look.cards):
                 mirrored, aspect = True, f_aspect
                 look = Look([], [mirrored_card(c, width) for c in flipped.cards],
-                            [mirrored_index(ix, width) for ix in flipped.reported])
+                            [mirrored_index(ix, width) for ix in flipped.reported],
+                            [mirrored_box(b, width) for b in flipped.unread])
         ms = (time.perf_counter() - t0) * 1000
-        return Reading(tuple(look.cards), ms, width, height, tuple(look.reported), aspect, mirrored)
+        return Reading(tuple(look.cards), ms, width, height, tuple(look.reported), aspect, mirrored,
+                       tuple(look.unread))
 
-    def read_indices(self, img: np.ndarray, zoom: bool = True) -> tuple[list[IndexRead], FirstLook]:
-        """The indices read in ``img``, and what the first look found. With ``zoom``, a photo
-        whose indices are small is read again with a closer look added (``vision.detect``)."""
+    def read_indices(self, img: np.ndarray, zoom: bool = True) -> tuple[list[IndexRead], list[Box], FirstLook]:
+        """The indices read in ``img``, the sure boxes read as no card, and what the first look
+        found. With ``zoom``, a photo whose indices are small is read again with a closer look
+        added (``vision.detect``)."""
         s = self.settings.detection
-        reads, first = self._indices_at(img, s.scales)
+        reads, unread, first = self._indices_at(img, s.scales)
         if zoom and takes_small_look(reads, s):
-            reads, _ = self._indices_at(img, (*s.scales, *s.small_scales))
-        return reads, first
+            reads, unread, _ = self._indices_at(img, (*s.scales, *s.small_scales))
+        return reads, unread, first
 
     def crop_probs(self, crops: np.ndarray) -> np.ndarray:
         """The classifier's probabilities (N, 53) for index crops cut at its side, turned upright
@@ -163,12 +180,14 @@ class Reader:
         odds = mirror_means(*mirror_confidences(self.networks.classifier, first.scores, upright), s.mirror_strong)
         return looks_mirrored(odds, s.mirror_least)
 
-    def _indices_at(self, img: np.ndarray, scales: tuple[float, ...]) -> tuple[list[IndexRead], FirstLook]:
-        """The indices read in ``img`` with the detector at ``scales``."""
+    def _indices_at(self, img: np.ndarray, scales: tuple[float, ...]
+                    ) -> tuple[list[IndexRead], list[Box], FirstLook]:
+        """The indices read in ``img`` with the detector at ``scales``, and the boxes scored
+        ``detection.unread`` or more that read as no card."""
         n, s = self.networks, self.settings
         boxes, scores = find_indices(n.detector, img, s.detection, scales)
         if len(boxes) == 0:
-            return [], NOTHING
+            return [], [], NOTHING
         crops = crop_squares(img, boxes, n.classifier.size)
         ways = ways_up(n.way_up, crops)
         degrees = np.asarray(ways.degrees, np.float32)
@@ -176,17 +195,20 @@ class Reader:
         if n.suit is not None and s.suits.black:
             probs = with_suit_reader(probs, n.suit, img, boxes, ways.degrees)
         least = s.classification.min_index
-        reads = [index_read(tuple(float(v) for v in box), score, p, least, up, float(top))
-                 for box, score, p, up, top in zip(boxes, scores, probs, ways.vectors, tops, strict=True)]
-        reads = [r for r in reads if r is not None]
+        all_reads = [index_read(tuple(float(v) for v in box), score, p, least, up, float(top))
+                     for box, score, p, up, top in zip(boxes, scores, probs, ways.vectors, tops, strict=True)]
+        reads = [r for r in all_reads if r is not None]
+        unread: list[Box] = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+                             for b, score, r in zip(boxes, scores, all_reads, strict=True)
+                             if r is None and score >= s.detection.unread]
         if s.grouping.pair_share > 0 and len(reads) > 1:
             reads = [r for r in read_as_pairs(reads, s.grouping) if r.confidence >= least]
-        return reads, FirstLook(scores, crops, degrees)
+        return reads, unread, FirstLook(scores, crops, degrees)
 
     def _look(self, img: np.ndarray, zoom: bool) -> tuple[Look, FirstLook]:
-        indices, first = self.read_indices(img, zoom)
+        indices, unread, first = self.read_indices(img, zoom)
         cards, reported = group_indices(indices, self.settings.grouping, self.settings.classification.min_index)
-        return Look(indices, cards, reported), first
+        return Look(indices, cards, reported, unread_boxes(unread, cards)), first
 
     def _look_stretched(self, img: np.ndarray, factor: float, zoom: bool, wide: np.ndarray | None = None) -> Look:
         """The look at ``img`` stretched by ``factor`` (``wide``, where already made), its boxes
@@ -197,7 +219,7 @@ class Reader:
         look, _ = self._look(wide, zoom)
         scale = stretch_scale(img, wide)
         return Look([unstretch_index(r, scale) for r in look.indices], [unstretch_card(c, scale) for c in look.cards],
-                    [unstretch_index(r, scale) for r in look.reported])
+                    [unstretch_index(r, scale) for r in look.reported], [unstretch_box(b, scale) for b in look.unread])
 
     def _read_photo(self, img: np.ndarray, zoom: bool, empty_looks: bool) -> tuple[Look, float, FirstLook]:
         """The photo read as it is and at each stretch worth a look: the surest look, its

@@ -52,11 +52,15 @@ class CardRead:
     card: str  # engine code, e.g. "QS"
     confidence: float  # 0..1
     boxes: tuple[Box, ...]  # its corner indices, x1 y1 x2 y2 in pixels
-    uncertain: bool  # low confidence, or its indices far apart (two cards of one code?)
+    uncertain: bool  # flagged for the player to check (vision.grouping says when)
+    alternative: str | None = None  # the likeliest other card, where its indices read one
 
     def to_json(self) -> dict:
-        return {"card": self.card, "confidence": round(self.confidence, 3),
-                "boxes": [[round(v, 1) for v in b] for b in self.boxes], "uncertain": self.uncertain}
+        out = {"card": self.card, "confidence": round(self.confidence, 3),
+               "boxes": [[round(v, 1) for v in b] for b in self.boxes], "uncertain": self.uncertain}
+        if self.uncertain and self.alternative is not None:  # what the player is asked: "2C or 2S?"
+            out["alternative"] = self.alternative
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,7 @@ class Reading:
     indices: tuple[IndexRead, ...] = ()  # the index-level reads behind the cards
     aspect: float = 1.0  # the stretch the cards were read at (vision.looks); 1: as it is
     mirrored: bool = False  # read flipped left-right: the photo looked mirrored (vision.looks)
+    unread: tuple[Box, ...] = ()  # index boxes the detector is sure of that no card was read from
 
     def codes(self) -> list[str]:
         return [c.card for c in self.cards]
@@ -78,4 +83,6 @@ class Reading:
         out = {"image": image, "cards": [c.to_json() for c in self.cards], "ms": round(self.ms, 1)}
         if self.mirrored:  # only then: the contract's three keys otherwise
             out["mirrored"] = True
+        if self.unread:
+            out["unread"] = [[round(v, 1) for v in b] for b in self.unread]
         return out

@@ -11,6 +11,12 @@ import numpy as np
 from vision.types import CardRead, Reading
 
 
+def _inside(box: tuple, boxes: tuple) -> bool:
+    """Whether ``box``'s centre lies in one of ``boxes``."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+
+
 class StableReader:
     """Votes over the last ``window`` frames, each weighted ``decay`` to the power of its age; a
     card needs ``share`` of the weights to show and, once shown, ``keep`` of them to stay.
@@ -73,7 +79,9 @@ class StableReader:
         mid-stream takes a few to show). Its confidence is the weighted mean over the window (a
         frame that missed it counting 0); it is flagged when any frame of the window missed it.
         Its boxes are its newest read's, scaled to this frame's size where the stream's size
-        changed since (a browser lowers a webcam's resolution when the line is slow).
+        changed since (a browser lowers a webcam's resolution when the line is slow); its
+        likeliest other card is its newest read's too. The unread boxes are the newest frame's,
+        less those on a card the vote shows.
         """
         self.frames.append(reading)
         scores: dict[str, float] = {}
@@ -98,10 +106,12 @@ class StableReader:
             if score >= bar * total - 1e-9:
                 c = latest[code]
                 cards.append(CardRead(code, conf[code] / total, self._boxes_now(c, seen_in[code], reading),
-                                      c.uncertain or counts[code] < len(self.frames)))
+                                      c.uncertain or counts[code] < len(self.frames), c.alternative))
         cards.sort(key=lambda c: c.card)
         self.shown = {c.card for c in cards}
-        return Reading(tuple(cards), reading.ms, reading.width, reading.height, reading.indices, reading.aspect)
+        unread = tuple(b for b in reading.unread if not any(_inside(b, c.boxes) for c in cards))
+        return Reading(tuple(cards), reading.ms, reading.width, reading.height, reading.indices, reading.aspect,
+                       unread=unread)
 
     @staticmethod
     def _boxes_now(card: CardRead, then: Reading, now: Reading) -> tuple:

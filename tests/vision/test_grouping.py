@@ -30,6 +30,7 @@ from vision.grouping import (
     suit_twin,
 )
 from vision.settings import Grouping
+from vision.types import CardRead
 
 MIN_INDEX = 0.35  # the shipped Classification.min_index
 G = Grouping()
@@ -270,7 +271,19 @@ def test_code_card_and_one_card_per_code_name_the_indices_left_far_away():
     assert (card.card, card.boxes, card.uncertain) == ("8S", (near.box,), True) and used == [near]
     assert code_card("8S", [index("8S", 0, 0, 0.5)], G)[0] is None  # under min_card
     cards, left = one_card_per_code([far, near, index("2D", 100, 100)], G)
-    assert [c.card for c in cards] == ["8S", "2D"] and left == [far]  # not yet in deck order
+    assert [c.card for c, _ in cards] == ["8S", "2D"] and left == [far]  # not yet in deck order
+    assert [len(used) for _, used in cards] == [1, 1]
+
+
+def test_each_card_names_the_likeliest_other_card_its_indices_read_not_in_the_photo():
+    two_of_clubs = probs(**{"2C": 0.55, "2S": 0.35, "3C": 0.1})
+    alone = cards_of([index("2C", 10, 10, 0.9, p=two_of_clubs)])
+    assert [(c.card, c.alternative) for c in alone] == [("2C", "2S")]
+    with_2s = cards_of([index("2C", 10, 10, 0.9, p=two_of_clubs), index("2S", 300, 300, 0.9)])
+    assert [(c.card, c.alternative) for c in with_2s] == [("2S", None), ("2C", "3C")]  # 2S taken; no odds
+    flagged = CardRead("2C", 0.7, ((0.0, 0.0, 9.0, 9.0),), True, "2S")
+    assert flagged.to_json()["alternative"] == "2S"
+    assert "alternative" not in CardRead("2C", 0.9, ((0.0, 0.0, 9.0, 9.0),), False, "2S").to_json()
 
 
 def test_a_card_whose_indices_were_read_together_unsurely_is_flagged():

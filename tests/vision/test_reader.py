@@ -22,8 +22,9 @@ from tests.vision.stubs import (
     sure,
 )
 from vision import ImageError
-from vision.reader import Networks, Reader
+from vision.reader import Networks, Reader, unread_boxes
 from vision.settings import Settings
+from vision.types import CardRead
 
 ACE = (40, 60, 200)  # the colour of a patch read as the ace of spades
 
@@ -349,3 +350,26 @@ def test_indices_under_min_index_are_dropped():
                    looks__aspects=())
         assert r.read(img).codes() == codes
     assert CODES[0] == "AS"
+
+
+BLOT = (120, 200, 40)  # the colour of a patch the classifier reads as no index
+
+
+def test_sure_boxes_that_read_no_card_are_reported_unread_in_the_photos_pixels():
+    img = paint(paint(photo(), (10, 10, 30, 40), ACE), (60, 50, 80, 80), BLOT)
+    r = reader(classifier=Classifier({ACE: sure("AS")}), looks__aspects=())
+    reading = r.read(img)
+    assert reading.codes() == ["AS"] and reading.unread == ((60.0, 50.0, 80.0, 80.0),)
+    assert reading.to_json()["unread"] == [[60.0, 50.0, 80.0, 80.0]]
+    flipped = r.read(np.ascontiguousarray(img[:, ::-1]), mirror=False)
+    assert flipped.unread == ((40.0, 50.0, 60.0, 80.0),)
+
+
+def test_boxes_under_the_unread_score_or_on_a_card_are_not_reported():
+    img = paint(paint(photo(), (10, 10, 30, 40), ACE), (60, 50, 80, 80), BLOT)
+    weak = reader(detector=Detector(score=0.4), classifier=Classifier({ACE: sure("AS")}), looks__aspects=(),
+                  grouping__min_card=0.5, classification__min_index=0.5)
+    assert weak.read(img).unread == ()
+    card = CardRead("AS", 0.9, ((10.0, 10.0, 40.0, 50.0),), False)
+    on, off = (15.0, 15.0, 35.0, 45.0), (50.0, 10.0, 70.0, 40.0)
+    assert unread_boxes([on, off], [card]) == [off]  # a second box on the card's index is not news

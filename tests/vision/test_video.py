@@ -202,3 +202,12 @@ def test_the_live_video_does_not_check_for_a_mirrored_photo():
     for _ in range(5):
         stable.update(np.zeros((8, 8, 3), np.uint8))
     assert False in asked and True not in asked
+
+
+def test_the_vote_keeps_a_cards_likeliest_other_card_and_the_newest_frames_unread_boxes():
+    stable = StableReader(None, window=2)
+    unsure = CardRead("2C", 0.7, ((0, 0, 10, 10),), True, "2S")
+    stable.push(Reading((unsure,), 5.0, 640, 480, unread=((100, 100, 110, 120),)))
+    voted = stable.push(Reading((unsure,), 5.0, 640, 480, unread=((2, 2, 8, 8), (200, 200, 210, 220))))
+    assert [(c.card, c.alternative, c.uncertain) for c in voted.cards] == [("2C", "2S", True)]
+    assert voted.unread == ((200, 200, 210, 220),)  # the newest frame's, less the one on the card shown
