@@ -26,10 +26,12 @@ class IndexRead:
 
     ``confidence`` is sqrt(detector score x the classifier's probability of ``card``).
     ``probs``: the classifier's probabilities over the 52 codes and "no index" (after the suit
-    readers' say). ``up``: the way the index's top faces in the photo, a unit (x, y), from the
+    reader's say). ``up``: the way the index's top faces in the photo, a unit (x, y), from the
     way-up reader. ``paired_share``: where it was read together with its card's other index,
     which had read another code, how sure the two together are of the code. ``top``: the
     classifier's top card probability at the training framing, kept for the aspect probe.
+    ``disputed``: the classifier and the black suit reader lean to different suits
+    (``vision.suits``): its card is flagged.
     """
 
     box: Box
@@ -39,6 +41,7 @@ class IndexRead:
     up: np.ndarray | None = field(default=None, repr=False)
     paired_share: float | None = None
     top: float | None = None
+    disputed: bool = False
 
     def __post_init__(self) -> None:
         if len(self.box) != 4:

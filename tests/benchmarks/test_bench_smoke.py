@@ -230,3 +230,38 @@ def test_reader_steps_switches_each_step_off_on_the_same_photos(tmp_path):
     rows = json.loads(out.read_text())["steps"]["set"]
     assert set(rows) == {"all", *module.STEPS}
     assert rows["all"]["cards_true"] > 0 and all(r["cards_true"] == rows["all"]["cards_true"] for r in rows.values())
+
+
+def test_live_clips_frames_a_photo_as_a_webcam_shows_it():
+    clips = script("live_clips")
+    photo = np.full((640, 640, 3), 200, np.uint8)
+    for condition in clips.CONDITIONS:
+        frame = clips.framed(photo, condition)
+        assert frame.shape == (720, 1280, 3)
+    dim, bright = clips.framed(photo, "dimmed"), clips.framed(photo, "as is")
+    assert dim.mean() < 0.6 * bright.mean() and dim[..., 2].mean() > dim[..., 0].mean()  # darker, warm
+    moved = clips.jittered(bright, np.random.default_rng(0), 2.5)
+    assert moved.shape == bright.shape and abs(float(moved.mean()) - 200) < 15
+
+
+def test_live_clips_counts_when_the_vote_first_reads_the_hand_and_what_it_shows_after():
+    from vision.types import CardRead, Reading
+    from vision.video import StableReader
+
+    clips = script("live_clips")
+
+    class Frames:  # each frame's reading given: 2S missed at first, then a stray 9D, flagged
+        def __init__(self):
+            self.reads = iter([["AS"], ["AS", "2S"], ["AS", "2S"], ["AS", "2S", "9D"]] + [["AS", "2S"]] * 4)
+
+        def read(self, frame, **kw):
+            return Reading(tuple(CardRead(c, 0.9, ((0, 0, 9, 9),), c == "9D") for c in next(self.reads)), 100.0, 64, 64)
+
+    got = clips.play(StableReader(Frames(), window=2), [None] * 8, {"AS", "2S"})
+    # 2S read in the second frame weighs 1 of 1.8 there, under the 0.6 share; with the third's, 1.8
+    assert got["first_right_s"] == pytest.approx(0.3)  # the third frame's vote: 3 x 100 ms
+    # the steady votes, frames 2 to 8 (a window of 2 full): 2S missed in the second; 9D's 1 of
+    # 1.8 is under the share, so never shown
+    assert (got["right"], got["wrong"], got["missed"], got["exact_at_end"]) == (13, 0, 1, True)
+    summary = clips.summary([got, {**got, "first_right_s": None, "exact_at_end": False}])
+    assert summary["never_right"] == 1 and summary["right_within_2s"] == 0.5 and summary["exact_at_end"] == 0.5

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.cards import CODES
-from vision.suits import apply_suit_reader, read_black, with_suit
+from vision.suits import apply_suit_reader, disputed, read_black, with_suit
 
 NONE = 52
 
@@ -20,39 +20,11 @@ def probs(**mass) -> np.ndarray:
     return p
 
 
-def test_replace_takes_the_black_suit_from_the_suit_reader_and_the_rank_from_the_classifier():
-    p = np.stack([probs(**{"8S": 0.6, "8C": 0.2, "3S": 0.1, "none": 0.1})])
-    out = with_suit(p, np.array([[0.25, 0.75]], np.float32), "replace")[0]
-    assert out[CODES.index("8C")] == pytest.approx(0.6)  # (0.6 + 0.2) x 0.75
-    assert out[CODES.index("8S")] == pytest.approx(0.2)
-    assert out[CODES.index("3C")] == pytest.approx(0.075)
-    assert out[CODES.index("3S")] == pytest.approx(0.025)
-    assert out[NONE] == pytest.approx(0.1)
-    assert out.sum() == pytest.approx(1.0)
-    assert CODES[int(out.argmax())] == "8C"
-
-
-def test_a_weight_tempers_the_classifiers_odds_in_the_product():
-    p = np.stack([probs(**{"JS": 0.9, "JC": 0.1, "3S": 0.1 - 1e-9})])
-    say = np.array([[0.2, 0.8]], np.float32)
-    # J: the classifier 9:1 for a spade, at half its say 3:1; the suit reader 1:4: 3:4
-    half = with_suit(p, say, "product", weight=0.5)[0]
-    assert half[CODES.index("JS")] == pytest.approx(1.0 * 3 / 7, rel=1e-5)
-    assert half[CODES.index("JC")] == pytest.approx(1.0 * 4 / 7, rel=1e-5)
-    # 3: no club mass at any weight above 0
-    assert half[CODES.index("3C")] == 0
-    assert np.allclose(with_suit(p, say, "product", weight=1.0), with_suit(p, say, "product"))
-    # at no weight the classifier's split does not count: as "replace" for the ranks it has both of
-    none = with_suit(p, say, "product", weight=0.0)[0]
-    assert none[CODES.index("JC")] == pytest.approx(0.8) and none[CODES.index("JS")] == pytest.approx(0.2)
-
-
 def test_red_cards_and_no_index_are_left_as_they_are():
     p = np.stack([probs(**{"5H": 0.5, "5S": 0.3, "5C": 0.1, "none": 0.1})])
-    out = with_suit(p, np.array([[0.0, 1.0]], np.float32), "replace")[0]
-    assert out[CODES.index("5H")] == pytest.approx(0.5)
-    assert out[CODES.index("5C")] == pytest.approx(0.4)
-    assert out[CODES.index("5S")] == 0
+    out = with_suit(p, np.array([[0.25, 0.75]], np.float32))[0]
+    assert out[CODES.index("5H")] == pytest.approx(0.5) and out[NONE] == pytest.approx(0.1)
+    assert out[CODES.index("5S")] + out[CODES.index("5C")] == pytest.approx(0.4)  # only shared anew
 
 
 def test_product_multiplies_the_two_readers_odds():
@@ -72,11 +44,24 @@ def test_product_multiplies_the_two_readers_odds():
     # a rank with neither suit in the classifier's eyes: nothing to share
     empty = with_suit(np.stack([probs(**{"none": 1.0})]), np.array([[0.5, 0.5]], np.float32))
     assert empty[0, NONE] == 1 and empty[0, :52].sum() == 0
-    with pytest.raises(ValueError, match="suit rule"):
-        with_suit(p, np.array([[0.5, 0.5]] * 2, np.float32), "mean")
+    with pytest.raises(ValueError, match="2 \\(spade, club\\)"):
+        with_suit(p, np.array([[0.2, 0.3, 0.5]] * 2, np.float32))
 
 
-def test_only_rows_read_as_black_cards_are_asked():
+@pytest.mark.parametrize("classifier, reader, want", [
+    ({"JS": 0.95, "JC": 0.05}, (0.25, 0.75), True),  # the product keeps the spade; the suit reader said club
+    ({"8S": 0.6, "8C": 0.3}, (0.1, 0.9), True),  # the product turns it to a club; the classifier said spade
+    ({"8S": 0.6, "8C": 0.3}, (0.9, 0.1), False),  # both say spade
+    ({"8C": 0.6, "8S": 0.3}, (0.2, 0.8), False),  # both say club
+    ({"8S": 0.5, "8C": 0.5}, (0.1, 0.9), False),  # the classifier even: no dispute
+    ({"QS": 0.2, "QC": 0.1, "3C": 0.6}, (0.9, 0.1), True),  # of its likeliest black rank (3): club; reader spade
+])
+def test_the_two_readers_dispute_an_index_where_they_lean_to_different_suits(classifier, reader, want):
+    p = np.stack([probs(**classifier)])
+    assert disputed(p, np.array([reader], np.float32)).tolist() == [want]
+
+
+def test_only_rows_read_as_black_cards_are_asked_and_disputed():
     p = np.stack([probs(**{"KS": 0.9, "KC": 0.1}), probs(**{"KH": 0.9, "KS": 0.1}),
                   probs(**{"none": 0.8, "2C": 0.2}), probs(**{"2C": 0.7, "2D": 0.3})])
     assert read_black(p).tolist() == [True, False, False, True]
@@ -84,14 +69,16 @@ def test_only_rows_read_as_black_cards_are_asked():
 
     def suit_of(mask):
         asked.append(mask.copy())
-        return np.array([[0.1, 0.9], [0.9, 0.1]], np.float32)
+        return np.array([[0.01, 0.99], [0.99, 0.01]], np.float32)
 
-    out = apply_suit_reader(p, suit_of, "replace")
+    out, contested = apply_suit_reader(p, suit_of)
     assert len(asked) == 1 and asked[0].tolist() == [True, False, False, True]
-    assert [CODES[int(k)] if k < 52 else "none" for k in out.argmax(1)] == ["KC", "KH", "none", "2S"]
+    assert [CODES[int(k)] if k < 52 else "none" for k in out.argmax(1)] == ["KC", "KH", "none", "2C"]  # no 2S odds
+    assert contested.tolist() == [True, False, False, True]
     assert np.array_equal(out[1:3], p[1:3])
     red = p[1:3]
-    assert apply_suit_reader(red, suit_of) is red and len(asked) == 1  # none read black: not asked
+    same, none = apply_suit_reader(red, suit_of)
+    assert same is red and not none.any() and len(asked) == 1  # none read black: not asked
     assert read_black(np.zeros((0, 53))).shape == (0,)
 
 
