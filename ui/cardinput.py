@@ -43,6 +43,7 @@ def card_input(slot: str, what: str = "hand", sources: Sequence[str] = SOURCES) 
         typed_cards(slot, what)
     else:
         photo_input(slot, what, camera=source == "Camera")
+    ask_doubts(slot)  # whatever the source: cards sent from Live bring their questions
     correct_cards(slot, what)
     return [parse_card(code) for code in state.cards(slot)]
 
@@ -146,20 +147,20 @@ def show_photo(slot: str) -> None:
         st.image(photo.annotated, channels="BGR", caption=photo.summary or None, width="stretch")
     if photo.unread:
         st.warning(doubt.unread_text(photo.unread))
-    ask_doubts(slot)
 
 
 def ask_doubts(slot: str) -> None:
     """A row for each card the reader was unsure of and the hand still holds: "2♣ or 2♠?"
     with a button for each answer, or "2♣: check it" where no other card is offered."""
     hand = state.cards(slot)
-    asked = [d for d in state.photo(slot).doubts if d.card in hand]
-    if asked:
+    doubts = [d for d in state.photo(slot).doubts if d.card in hand]
+    if doubts:
         st.caption("The reader is unsure of these cards:")
-    for d in asked:
+    for d in doubts:
         other = doubt.offered(d, hand)
         with st.container(horizontal=True, vertical_alignment="center"):
-            st.markdown(f"**{doubt.question(d, hand)}**" + ("" if other else " If it is wrong, correct it below."))
+            asked = doubt.question(d, hand)
+            st.markdown(f"**{asked}**" if other else f"**{asked}.** If it is wrong, correct it in the box below.")
             if other is not None:
                 st.button(f"It is {cardtext.card_label(other)}", key=f"{slot}.doubt.{d.card}.swap",
                           on_click=_swap, args=(slot, d.card, other))

@@ -92,7 +92,7 @@ def test_no_other_card_is_offered_when_the_hand_holds_it(app, reader):
     at = ok(upload(app(), "hand", photo(TEN, unsure="2C/2H")))
     at.multiselect(key="hand.cards.widget").unselect("TC").run()
     at.multiselect(key="hand.cards.widget").select("2H").run()  # the player added the 2♥ himself
-    assert "2♣: check it If it is wrong, correct it below." in text(ok(at)).replace("**", "")
+    assert "2♣: check it. If it is wrong, correct it in the box below." in text(ok(at)).replace("**", "")
     assert buttons(at, "hand") == {"hand.doubt.2C.keep": "2♣ is right"}
 
 
@@ -169,5 +169,7 @@ def test_live_page_says_the_questions_and_sends_them_to_my_hand(app, reader):
     assert "Check the unsure ones there." in text(ok(at))
     at.switch_page("ui/pages/my_hand.py").run()
     assert "9♣ or 9♥?" in text(ok(at)) and "K♦: check it" in text(at)
+    at.radio(key="hand.source").set_value("Type").run()  # asked whatever the source chosen there
+    assert "9♣ or 9♥?" in text(ok(at))
     at.button(key="hand.doubt.9C.swap").click().run()
     assert cards(ok(at), "hand") == [c if c != "9C" else "9H" for c in FakeReader.live_codes]
