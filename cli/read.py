@@ -65,10 +65,33 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(reading.to_json(photo)))
         else:
-            shown = " ".join(c.card + ("?" if c.uncertain else "") for c in reading.cards) or "(no cards)"
-            mirrored = "  (a mirrored photo, read flipped back)" if reading.mirrored else ""
-            print(f"{photo}: {shown}  [{reading.ms:.0f} ms]{mirrored}")
+            print("\n".join(plain_lines(photo, reading)))
     return 2 if failed else 0  # as batch tools do: any photo not read fails the run, the others still read
+
+
+def plain_lines(photo: str, reading) -> list[str]:
+    """A photo's reading as the plain output says it: its cards (``2C?`` for one read unsure,
+    ``2C?(2S)`` where the likeliest other card is the two of spades), the time, and a second
+    line when index boxes were found but not read.
+
+    >>> from vision.types import CardRead, Reading
+    >>> plain_lines("a.jpg", Reading((CardRead("2C", 0.4, (), True, "2S"), CardRead("KD", 0.9, (), False)),
+    ...                               41.0, 640, 480, unread=((1, 2, 3, 4),)))
+    ['a.jpg: 2C?(2S) KD  [41 ms]', 'a.jpg: 1 index box not read']
+    """
+    shown = " ".join(_card(c) for c in reading.cards) or "(no cards)"
+    mirrored = "  (a mirrored photo, read flipped back)" if reading.mirrored else ""
+    lines = [f"{photo}: {shown}  [{reading.ms:.0f} ms]{mirrored}"]
+    if reading.unread:
+        n = len(reading.unread)
+        lines.append(f"{photo}: {n} index {'box' if n == 1 else 'boxes'} not read")
+    return lines
+
+
+def _card(read) -> str:
+    if not read.uncertain:
+        return read.card
+    return read.card + "?" + (f"({read.alternative})" if read.alternative else "")
 
 
 def expand(paths: list[str]) -> list[tuple[str, str | None]]:

@@ -15,7 +15,7 @@ import streamlit as st
 
 from engine.cards import CODES, Card, parse_card, parse_cards
 from engine.errors import GinsightError
-from ui import cardtext, show, state
+from ui import cardtext, doubt, show, state
 from ui import photo as photos
 from ui import reader as card_reader
 
@@ -43,6 +43,7 @@ def card_input(slot: str, what: str = "hand", sources: Sequence[str] = SOURCES) 
         typed_cards(slot, what)
     else:
         photo_input(slot, what, camera=source == "Camera")
+    ask_doubts(slot)  # whatever the source: cards sent from Live bring their questions
     correct_cards(slot, what)
     return [parse_card(code) for code in state.cards(slot)]
 
@@ -119,6 +120,7 @@ def read_photo(slot: str, reader, data: bytes) -> None:
     # from here to the end no Streamlit call: the photo's state is kept whole
     photo.reset(digest)
     photo.annotated = annotated
+    photo.unread = len(reading.unread)
     codes = list(dict.fromkeys(read.card for read in reading.cards))
     if not codes:
         photo.error = (
@@ -133,9 +135,7 @@ def read_photo(slot: str, reader, data: bytes) -> None:
            if reading.mirrored else "")
         + (f" ({shrunk})" if shrunk else "")
     )
-    photo.notes = [
-        f"{cardtext.card_label(read.card)} ({read.confidence:.0%})" for read in reading.cards if read.uncertain
-    ]
+    photo.doubts = list(doubt.doubts_of(reading))
     state.set_cards(slot, codes)
 
 
@@ -145,8 +145,37 @@ def show_photo(slot: str) -> None:
         st.error(photo.error)
     if photo.annotated is not None:
         st.image(photo.annotated, channels="BGR", caption=photo.summary or None, width="stretch")
-    if photo.notes:
-        st.warning("Check these cards, the reader is unsure of them: " + ", ".join(photo.notes))
+    if photo.unread:
+        st.warning(doubt.unread_text(photo.unread))
+
+
+def ask_doubts(slot: str) -> None:
+    """A row for each card the reader was unsure of and the hand still holds: "2♣ or 2♠?"
+    with a button for each answer, or "2♣: check it" where no other card is offered."""
+    hand = state.cards(slot)
+    doubts = [d for d in state.photo(slot).doubts if d.card in hand]
+    if doubts:
+        st.caption("The reader is unsure of these cards:")
+    for d in doubts:
+        other = doubt.offered(d, hand)
+        with st.container(horizontal=True, vertical_alignment="center"):
+            asked = doubt.question(d, hand)
+            st.markdown(f"**{asked}**" if other else f"**{asked}.** If it is wrong, correct it in the box below.")
+            if other is not None:
+                st.button(f"It is {cardtext.card_label(other)}", key=f"{slot}.doubt.{d.card}.swap",
+                          on_click=_swap, args=(slot, d.card, other))
+            st.button(f"{cardtext.card_label(d.card)} is right", key=f"{slot}.doubt.{d.card}.keep",
+                      on_click=_answered, args=(slot, d.card))
+
+
+def _answered(slot: str, card: str) -> None:
+    photo = state.photo(slot)
+    photo.doubts = [d for d in photo.doubts if d.card != card]
+
+
+def _swap(slot: str, card: str, other: str) -> None:
+    state.set_cards(slot, doubt.swap(state.cards(slot), card, other))
+    _answered(slot, card)
 
 
 # The chips of the correction box in the colours of their suits. A chip's aria-label is its

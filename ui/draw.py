@@ -1,4 +1,5 @@
 """The cards read, drawn on the photo as players write them: ``10♥`` in red, ``K♠`` in black,
+``2♣?`` for a card read unsure, a grey dashed "?" where a card's corner was found but not read;
 each label on a white tag sized to the photo and set where it hides no other label.
 
 OpenCV's fonts have no suit symbols, so the suit is drawn as a small shape (a diamond, a heart,
@@ -14,7 +15,7 @@ import numpy as np
 
 from ui.cardtext import card_label, is_red
 
-RED, BLACK, UNSURE = (28, 28, 185), (39, 24, 17), (0, 140, 255)  # BGR
+RED, BLACK, UNSURE, GREY = (28, 28, 185), (39, 24, 17), (0, 140, 255), (140, 140, 140)  # BGR
 Box = tuple[float, float, float, float]
 Rect = tuple[int, int, int, int]  # x1, y1, x2, y2
 
@@ -76,9 +77,27 @@ def _suit_shape(img: np.ndarray, suit: str, x: int, y: int, size: int, colour: t
         cv2.fillPoly(img, [np.array([[cx, y + s // 2], [cx + r, y + s], [cx - r, y + s]], np.int32)], colour)
 
 
+def _dashed_rectangle(img: np.ndarray, box: Box, colour: tuple[int, int, int], thick: int, dash: int) -> None:
+    """A box drawn in dashes ``dash`` pixels long, with gaps as long (a line's ends are round:
+    each dash is drawn ``thick`` shorter)."""
+    import cv2
+
+    x1, y1, x2, y2 = (round(v) for v in box)
+    for (ax, ay), (bx, by) in (((x1, y1), (x2, y1)), ((x2, y1), (x2, y2)), ((x2, y2), (x1, y2)), ((x1, y2), (x1, y1))):
+        length = max(abs(bx - ax), abs(by - ay))
+        for start in range(0, length, 2 * dash):
+            end = min(start + max(1, dash - thick), length)
+            p = (ax + (bx - ax) * start // length, ay + (by - ay) * start // length)
+            q = (ax + (bx - ax) * end // length, ay + (by - ay) * end // length)
+            cv2.line(img, p, q, colour, thick)
+
+
 def annotate(image_bgr: np.ndarray, reading: Any) -> np.ndarray:
     """A copy of the photo with each card read boxed and labelled (``reading.cards``: each
-    with ``card``, a code such as ``'TH'``, its ``boxes`` and ``uncertain``)."""
+    with ``card``, a code such as ``'TH'``, its ``boxes`` and ``uncertain``): a card read
+    unsure is boxed in orange and its label ends in "?" (``2♣?``), seen without colour too.
+    Each index box found but not read (``reading.unread``, where it has them) is a grey
+    dashed box labelled "?"."""
     import cv2
 
     out = image_bgr.copy()
@@ -86,6 +105,9 @@ def annotate(image_bgr: np.ndarray, reading: Any) -> np.ndarray:
     tag = label_height(width, height)
     font, font_scale = cv2.FONT_HERSHEY_SIMPLEX, tag / 30
     thick = max(1, tag // 10)
+    pad = max(2, tag // 8)
+    glyph = int(tag * 0.7) - pad
+    (qw, _), _ = cv2.getTextSize("?", font, font_scale, thick)
     anchors, sizes, texts = [], [], []
     for card in reading.cards:
         rank = card_label(card.card)[:-1]  # "10" for a ten, as players write it
@@ -96,15 +118,24 @@ def annotate(image_bgr: np.ndarray, reading: Any) -> np.ndarray:
         if not card.boxes:
             continue
         (tw, _), _ = cv2.getTextSize(rank, font, font_scale, thick)
-        pad = max(2, tag // 8)
         anchors.append(card.boxes[0])
-        sizes.append((pad * 3 + tw + int(tag * 0.7), tag))
-        texts.append((rank, card.card[1], colour, card.uncertain, pad, tw))
-    for (x1, y1, x2, y2), (rank, suit, colour, unsure, pad, tw) in zip(
+        sizes.append((pad * 3 + tw + int(tag * 0.7) + (qw if card.uncertain else 0), tag))
+        texts.append((rank, card.card[1], colour, card.uncertain, tw))
+    for box in getattr(reading, "unread", ()):
+        _dashed_rectangle(out, box, GREY, max(1, tag // 8), max(2, tag // 4))
+        anchors.append(box)
+        sizes.append((pad * 2 + qw, tag))
+        texts.append(("", "", GREY, True, 0))
+    for (x1, y1, x2, y2), (rank, suit, colour, unsure, tw) in zip(
             place_labels(anchors, sizes, width, height), texts, strict=True):
         cv2.rectangle(out, (x1, y1), (x2, y2), (255, 255, 255), -1)
-        cv2.rectangle(out, (x1, y1), (x2, y2), UNSURE if unsure else colour, max(1, tag // 12))
-        cv2.putText(out, rank, (x1 + pad, y2 - pad - tag // 10), font, font_scale, colour, thick, cv2.LINE_AA)
-        glyph = int(tag * 0.7) - pad
-        _suit_shape(out, suit, x1 + pad * 2 + tw, y1 + (tag - glyph) // 2, glyph, colour)
+        border = GREY if not suit else UNSURE if unsure else colour
+        cv2.rectangle(out, (x1, y1), (x2, y2), border, max(1, tag // 12))
+        baseline = y2 - pad - tag // 10
+        if suit:
+            cv2.putText(out, rank, (x1 + pad, baseline), font, font_scale, colour, thick, cv2.LINE_AA)
+            _suit_shape(out, suit, x1 + pad * 2 + tw, y1 + (tag - glyph) // 2, glyph, colour)
+        if unsure:  # after the suit, or alone on an index not read
+            x = x1 + pad * 2 + tw + int(tag * 0.7) if suit else x1 + pad
+            cv2.putText(out, "?", (x, baseline), font, font_scale, colour, thick, cv2.LINE_AA)
     return out

@@ -16,6 +16,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from ui.doubt import Doubt, doubts_of
+
 LOG = logging.getLogger(__name__)
 LOG_ENV = "GINSIGHT_WEBRTC_LOG"  # e.g. DEBUG: streamlit-webrtc's own log (signalling, ICE, worker) to stderr
 
@@ -120,12 +122,18 @@ MEDIA_CONSTRAINTS = {"video": {"width": {"ideal": 1280}, "height": {"ideal": 720
 
 @dataclass(frozen=True)
 class LiveRead:
-    """What the video shows now (voted over the recent frames)."""
+    """What the video shows now (voted over the recent frames): the cards, those read unsure
+    with their likeliest other cards, and the newest frame's index boxes found but not read."""
 
     codes: tuple[str, ...]
-    unsure: tuple[str, ...]
+    unsure: tuple[Doubt, ...]
     frame: int
     ms: float
+    unread: int = 0
+
+    def seen(self) -> tuple:
+        """What the page shows of it (not the frame number or time)."""
+        return self.codes, self.unsure, self.unread
 
 
 class LiveFeed:
@@ -155,9 +163,10 @@ class LiveFeed:
             return frame
         self.publish(LiveRead(
             tuple(dict.fromkeys(r.card for r in reading.cards)),
-            tuple(r.card for r in reading.cards if r.uncertain),
+            doubts_of(reading),
             number,
             reading.ms,
+            len(reading.unread),
         ))
         return av.VideoFrame.from_ndarray(drawn, format="bgr24")  # streamlit-webrtc copies pts and time base
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui.doubt import Doubt
+
 # The places cards are entered: My hand, the two hands of a showdown, the Live page's snapshot.
 SLOTS = ("hand", "knocker", "defender", "snapshot")
 
@@ -69,16 +71,20 @@ def widget_value(key: str) -> Any:
 
 @dataclass
 class PhotoRead:
-    """The last photo read for a slot: which file, what was drawn, what went wrong."""
+    """The last photo read for a slot: which file, what was drawn, what went wrong, and what
+    the reader doubts: the cards it read unsure (each asked until the player answers) and how
+    many index boxes it found but could not read."""
 
     digest: str | None = None
     annotated: Any = None  # BGR image with the cards drawn, or None
-    notes: list[str] = field(default_factory=list)  # cards to check (low confidence)
+    doubts: list[Doubt] = field(default_factory=list)  # cards to check, each with its likeliest other card
+    unread: int = 0  # index boxes found but not read
     summary: str = ""
     error: str | None = None
 
     def reset(self, digest: str | None) -> None:
-        self.digest, self.annotated, self.notes, self.summary, self.error = digest, None, [], "", None
+        self.digest, self.annotated, self.summary, self.error = digest, None, "", None
+        self.doubts, self.unread = [], 0
 
 
 def photo(slot: str) -> PhotoRead:

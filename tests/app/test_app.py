@@ -38,7 +38,7 @@ def test_help_explains_the_pages_and_the_rules(app):
     words = "\n".join(m.value for m in at.markdown)
     for needle in ("**My hand**", "**Live**", "Snapshot mode", "**Showdown**", "**Game**", "in the box",
                    "captain", "sits out", "box lost, the box sits out", "Undercut", "First to 100 wins",
-                   "docs/rules.md"):
+                   "docs/rules.md", "\"2♣ or 2♠?\"", "grey dashed box with \"?\""):
         assert needle in words, needle
 
 

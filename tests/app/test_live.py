@@ -95,13 +95,13 @@ def test_send_the_live_cards_to_my_hand(app, reader):
 def test_live_cards_sent_to_my_hand_replace_its_photo_too(app, reader):
     at = app()
     at.file_uploader(key="hand.upload").set_value(("cards.png", photo(GIN_11, unsure="KD"), "image/png")).run()
-    assert len(at.image) == 1 and "Check these cards" in text(ok(at))
+    assert len(at.image) == 1 and "K♦: check it" in text(ok(at))
     at.switch_page("ui/pages/live.py").run()
     at.session_state["live.feed"].on_frame(frame())
     at.button(key="live.send").click().run()
     at.switch_page("ui/pages/my_hand.py").run()
     assert cards(ok(at), "hand") == FakeReader.live_codes
-    assert len(at.image) == 0 and "Check these cards" not in text(at)  # the old photo's, gone
+    assert len(at.image) == 0 and "check it" not in text(at)  # the old photo's, gone
     assert reader.reads == 1  # the photo still in the uploader is not read again
 
 

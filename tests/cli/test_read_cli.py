@@ -27,9 +27,12 @@ def test_read_json_contract_and_bad_photos(capsys, tmp_path):
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and [r["image"] for r in rows] == paths  # some failed: 2, every photo still listed
     for r in (rows[0], rows[5]):
-        assert set(r) == {"image", "cards", "ms"} and r["ms"] > 0
+        assert {"image", "cards", "ms"} <= set(r) <= {"image", "cards", "ms", "unread"} and r["ms"] > 0
+        assert all(len(b) == 4 and b[0] < b[2] and b[1] < b[3] for b in r.get("unread", [[0, 0, 1, 1]]))
         for card in r["cards"]:
-            assert set(card) == {"card", "confidence", "boxes", "uncertain"}
+            keys = {"card", "confidence", "boxes", "uncertain"}
+            assert set(card) == (keys | {"alternative"} if "alternative" in card else keys)
+            assert card["uncertain"] or "alternative" not in card  # asked only of a card read unsure
             assert len(card["card"]) == 2 and 0 <= card["confidence"] <= 1
             assert all(len(b) == 4 and b[0] < b[2] and b[1] < b[3] for b in card["boxes"])
     assert "is not an image" in rows[1]["error"]
@@ -186,3 +189,34 @@ def test_read_exits_2_when_any_photo_failed_and_still_reads_the_others(capsys, t
                                 f"{tmp_path / 'missing.jpg'}: error: no such file: {tmp_path / 'missing.jpg'}"]
     code, out, _ = run(capsys, "read", str(photo))
     assert code == 0
+
+
+def test_read_names_the_likeliest_other_card_and_the_index_boxes_not_read(capsys, monkeypatch):
+    import vision
+    from vision.types import CardRead, Reading
+
+    doubtful = Reading((CardRead("2C", 0.41, ((1, 2, 9, 12),), True, "2S"), CardRead("5H", 0.5, (), True),
+                        CardRead("KD", 0.93, (), False)), 40.0, 640, 480, unread=((20, 30, 28, 40), (50, 60, 58, 70)))
+    sure = Reading((CardRead("KD", 0.93, (), False, "KH"),), 40.0, 640, 480, unread=((20, 30, 28, 40),))
+
+    readings = [doubtful, sure, doubtful, sure]
+
+    class Fake:
+        def __init__(self, weights=None):
+            pass
+
+        def read(self, image):
+            return readings.pop(0)
+
+    monkeypatch.setattr(vision, "Reader", Fake)
+    photo = str(sorted(FIXTURES.glob("*.jpg"))[0])
+    code, out, _ = run(capsys, "read", photo, photo)
+    assert code == 0 and out.splitlines() == [
+        f"{photo}: 2C?(2S) 5H? KD  [40 ms]", f"{photo}: 2 index boxes not read",
+        f"{photo}: KD  [40 ms]", f"{photo}: 1 index box not read",  # a sure card names no other
+    ]
+    code, out, _ = run(capsys, "read", "--json", photo, photo)
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert [c.get("alternative") for c in first["cards"]] == ["2S", None, None]
+    assert first["unread"] == [[20, 30, 28, 40], [50, 60, 58, 70]] and second["unread"] == [[20, 30, 28, 40]]
+    assert "alternative" not in second["cards"][0]

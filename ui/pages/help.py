@@ -16,6 +16,9 @@ settles showdowns and keeps the scoresheet of a three-player game.
 - **My hand**: upload a photo of your cards, take one with the camera, or type them
   (`AS 2s 10h QD`, any case; `T` or `10`; the suit letter or its symbol). Check the cards read:
   remove a wrong one with ×, add a missed one by typing it in the box (e.g. `10h`, then Enter).
+  A card the reader is unsure of ends in "?" on the photo (`2♣?`) and is asked under it: "2♣ or 2♠?"
+  swaps it for the likeliest other card in one tap, or keeps it. A grey dashed box with "?" is a card
+  corner found but not read: hold the cards closer, or add light.
   With 10 cards, choose the upcard for take-or-draw advice; with 11, you get the discard and
   whether to knock, with the undercut risk. "What else you know" (the discard pile, the
   opponent's pile cards) sharpens the advice.

@@ -11,7 +11,7 @@ import streamlit as st
 from streamlit_webrtc import WebRtcMode, webrtc_streamer
 
 from engine.cards import parse_card
-from ui import cardinput, cardtext, show, state
+from ui import cardinput, cardtext, doubt, show, state
 from ui import reader as card_reader
 from ui.live import (
     CAMERA_KEY,
@@ -51,9 +51,11 @@ def send_to_my_hand() -> None:
     if read is not None and read.codes:
         state.set_cards("hand", list(read.codes))
         photo = state.photo("hand")
-        photo.reset(photo.digest)  # My hand's photo and its notes were of other cards; not read again
+        photo.reset(photo.digest)  # My hand's photo and its questions were of other cards; not read again
+        photo.doubts = list(read.unsure)  # asked there, where a card can be swapped for its likeliest other
         state.live_sent().said = (f"{len(read.codes)} cards sent to My hand: "
-                                  + " ".join(cardtext.card_label(c) for c in read.codes) + ".")
+                                  + " ".join(cardtext.card_label(c) for c in read.codes) + "."
+                                  + (" Check the unsure ones there." if read.unsure else ""))
     else:
         state.live_sent().said = "No cards in view to send."
 
@@ -82,11 +84,14 @@ def draw(read: LiveRead | None) -> None:
     run left over only when the run ends)."""
     board.empty()
     with board.container():
+        unread = doubt.unread_text(read.unread) if read is not None else ""
         if read is None or not read.codes:
-            st.info("No cards in view.")
+            st.info(" ".join(("No cards in view.", unread)).strip())
             return
         st.markdown("**In view**: " + " ".join(cardtext.card_label(c) for c in read.codes))
-        st.caption("Unsure: " + " ".join(cardtext.card_label(c) for c in read.unsure) if read.unsure else " ")
+        st.caption("Unsure: " + "; ".join(doubt.question(d, read.codes) for d in read.unsure) if read.unsure else " ")
+        if unread:
+            st.caption(unread)
         view = show.hand_view([parse_card(c) for c in read.codes])
         show.draw_hand(view, "live", strict=False, upcard=upcard)
 
@@ -97,13 +102,13 @@ if not ctx.state.playing:
         draw(feed.latest)
 else:
     draw(feed.latest)  # at once: the upcard or anything else just changed
-    shown, said = feed.latest.codes if feed.latest else None, "Waiting for frames…"
+    shown, said = feed.latest.seen() if feed.latest else None, "Waiting for frames…"
     while True:  # until the stream stops: then the page reruns and this run is dropped
         read = feed.next(timeout=1.0)
         if read is not None:
             said = (f"Live: {len(read.codes)} card{'s' if len(read.codes) != 1 else ''} in view "
                     f"(frame {read.frame}, {read.ms:.0f} ms a frame)")
         status.caption(said)  # also lets Streamlit stop this run when the page changes
-        if read is not None and read.codes != shown:
-            shown = read.codes
+        if read is not None and read.seen() != shown:
+            shown = read.seen()
             draw(read)
