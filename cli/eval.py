@@ -47,14 +47,16 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result['data']}: {o['photos']} photos")
     print(f"  cards: precision {o['precision']:.3f}, recall {o['recall']:.3f}, exact hands {o['exact_hand_rate']:.1%}")
     print(f"  flagged uncertain: {o['cards_flagged']} of {o['cards_read']} cards read, {o['wrong_flagged']} of the "
-          f"{o['cards_wrong']} wrong; precision of the cards not flagged {o['unflagged_precision']:.3f}")
+          f"{o['cards_wrong']} wrong and {o['right_flagged_share']:.1%} of the right ones; precision of the cards "
+          f"not flagged {o['unflagged_precision']:.3f}")
     ap = {k: "n/a" if result[k] is None else f"{result[k]:.3f}" for k in ("index_map50", "index_map50_class_agnostic")}
     print(f"  index mAP50 {ap['index_map50']} (class-agnostic {ap['index_map50_class_agnostic']}); "
           f"median {result['median_ms']:.0f} ms a photo")
     for g, s in result["groups"].items():
         print(f"  {g}: {s['photos']} photos, precision {s['precision']:.3f}, recall {s['recall']:.3f}, "
               f"exact {s['exact_hand_rate']:.1%}; indices found {s['indices_found']:.3f}, "
-              f"of those read right {s['found_read_right']:.3f}")
+              f"of those read right {s['found_read_right']:.3f}; wrong flagged {s['wrong_flagged']}, "
+              f"wrong not flagged {s['wrong_unflagged']}, right flagged {s['right_flagged']}")
     if result["confused"]:
         print("  most confused (true -> read): "
               + ", ".join(f"{c['true']}->{c['read']} x{c['count']}" for c in result["confused"]))

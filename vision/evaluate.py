@@ -248,6 +248,9 @@ def evaluate_truths(reader, truths: list[Truth], progress=None, load=None) -> di
             # Cards flagged uncertain (the app marks them to be checked), how many of the wrong
             # ones are among them, and the precision of the cards read without a flag.
             "cards_flagged": c["flagged"], "wrong_flagged": c["flagged_wrong"],
+            "wrong_unflagged": c["pred"] - c["tp"] - c["flagged_wrong"],
+            "right_flagged": c["flagged"] - c["flagged_wrong"],
+            "right_flagged_share": (c["flagged"] - c["flagged_wrong"]) / c["tp"] if c["tp"] else 0.0,
             "unflagged_precision": ((c["tp"] - (c["flagged"] - c["flagged_wrong"])) / (c["pred"] - c["flagged"])
                                     if c["pred"] > c["flagged"] else 1.0),
         }

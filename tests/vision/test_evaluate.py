@@ -65,10 +65,12 @@ def test_evaluate_tells_missed_indices_from_misread_ones(tmp_path):
     assert g["indices_found"] == pytest.approx(2 / 3) and g["found_read_right"] == 0.5
     # the wrong TS is flagged uncertain: the one card read without a flag is right
     assert (g["cards_flagged"], g["wrong_flagged"], g["unflagged_precision"]) == (1, 1, 1.0)
+    assert (g["wrong_unflagged"], g["right_flagged"], g["right_flagged_share"]) == (0, 0, 0.0)
     reader = FakeReader()
     reader.flag_right = True
     g = evaluate(reader, tmp_path)["groups"]["table"]
     assert (g["cards_flagged"], g["wrong_flagged"], g["unflagged_precision"]) == (1, 0, 0.0)
+    assert (g["wrong_unflagged"], g["right_flagged"], g["right_flagged_share"]) == (1, 1, 1.0)
     assert result["confused"] == [{"true": "TC", "read": "TS", "count": 1}]
     assert result["median_ms"] == 5.0
 
