@@ -73,10 +73,9 @@ def top_prob(classifier: IndexClassifier, way_up: WayUpReader, img: np.ndarray, 
 
 
 def with_suit_reader(probs: np.ndarray, net: IndexClassifier, img: np.ndarray, boxes: np.ndarray,
-                     degrees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     degrees: np.ndarray) -> np.ndarray:
     """``probs`` with the black suit reader's say on the indices read as spades or clubs (its
-    odds and the classifier's multiplied), and which indices the two readers dispute (lean to
-    different suits). Only the crops of the black indices are cut and read."""
+    odds and the classifier's multiplied). Only the crops of those indices are cut and read."""
 
     def suit_probs(mask: np.ndarray) -> np.ndarray:
         crops = crop_squares(img, boxes[mask], net.size)

@@ -28,7 +28,7 @@ TWIN_SUIT = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
 def index_read(box: Box, score: float, probs: np.ndarray, min_index: float, up: np.ndarray | None = None,
-               top: float | None = None, disputed: bool = False) -> IndexRead | None:
+               top: float | None = None) -> IndexRead | None:
     """One index: the classifier's likeliest class, its confidence sqrt(detector score x
     probability); None when that is "no index" or the confidence is under ``min_index``.
 
@@ -43,7 +43,7 @@ def index_read(box: Box, score: float, probs: np.ndarray, min_index: float, up: 
     conf = float(np.sqrt(score * probs[k]))
     if conf < min_index:
         return None
-    return IndexRead(box, CODES[k], conf, probs, up, top=top, disputed=disputed)
+    return IndexRead(box, CODES[k], conf, probs, up, top=top)
 
 
 def suit_twin(code: str) -> str:
@@ -167,7 +167,7 @@ def read_again(ix: IndexRead, taken: set[str], min_index: float) -> IndexRead | 
         return None
     only = np.zeros_like(p)
     only[twin] = p[twin]
-    return index_read(ix.box, min(score, 1.0), only, min_index, ix.up, disputed=ix.disputed)
+    return index_read(ix.box, min(score, 1.0), only, min_index, ix.up)
 
 
 def face_one_way(a: IndexRead, b: IndexRead, settings: Grouping) -> bool:
@@ -200,10 +200,9 @@ def code_card(code: str, group: list[IndexRead], settings: Grouping) -> tuple[Ca
     if confidence < settings.min_card:
         return None, near
     # a card whose two indices read two codes, read as one of them: flagged unless the two
-    # together are sure of it (read_as_pairs); and one whose suit the two suit readers dispute
+    # together are sure of it (read_as_pairs)
     split = any(ix.paired_share is not None and ix.paired_share < settings.uncertain_below for ix in near)
-    disputed = settings.flag_disputed and any(ix.disputed for ix in near)
-    uncertain = far or split or disputed or confidence < settings.uncertain_below
+    uncertain = far or split or confidence < settings.uncertain_below
     return CardRead(code, confidence, tuple(ix.box for ix in near), uncertain), near
 
 

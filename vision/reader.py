@@ -192,13 +192,11 @@ class Reader:
         ways = ways_up(n.way_up, crops)
         degrees = np.asarray(ways.degrees, np.float32)
         probs, tops = index_probs(n.classifier, img, boxes, crops, ways.degrees, s.classification)
-        disputed = np.zeros(len(boxes), bool)
         if n.suit is not None and s.suits.black:
-            probs, disputed = with_suit_reader(probs, n.suit, img, boxes, ways.degrees)
+            probs = with_suit_reader(probs, n.suit, img, boxes, ways.degrees)
         least = s.classification.min_index
-        all_reads = [index_read(tuple(float(v) for v in box), score, p, least, up, float(top), bool(d))
-                     for box, score, p, up, top, d in zip(boxes, scores, probs, ways.vectors, tops, disputed,
-                                                          strict=True)]
+        all_reads = [index_read(tuple(float(v) for v in box), score, p, least, up, float(top))
+                     for box, score, p, up, top in zip(boxes, scores, probs, ways.vectors, tops, strict=True)]
         reads = [r for r in all_reads if r is not None]
         unread: list[Box] = [(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
                              for b, score, r in zip(boxes, scores, all_reads, strict=True)

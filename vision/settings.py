@@ -77,7 +77,6 @@ class Grouping:
 
     min_card: float = 0.64  # a card less sure than this is not reported
     uncertain_below: float = 0.8  # a card less sure than this is flagged for the player to check
-    flag_disputed: bool = True  # a card whose suit the classifier and the black suit reader dispute: flagged
     far_apart: float = 9.0  # indices of one code further apart than this many index sizes: two cards
     one_deck: bool = True  # a second index of a code taken, far from its card: read again as its suit twin
     way_up_apart: float = 3.0  # indices of one code this far apart (index sizes) or more ...

@@ -4,9 +4,6 @@ readers' odds multiplied (``models/suit.py``: a club or a spade read from a 48-p
 
 Why: the classifier's worst error is a club read as a spade, where at 32 pixels a soft club's
 lobes blur into a spade's blob; the suit reader sees the suit at 48 pixels and answers only that.
-Where the two readers lean to different suits the index is disputed, and its card is flagged
-for the player to check: two networks that see the index differently agreeing is evidence
-that the suit is right; their disagreement is evidence that it may not be.
 """
 
 from __future__ import annotations
@@ -46,29 +43,13 @@ def with_suit(probs: np.ndarray, suit: np.ndarray) -> np.ndarray:
     return p
 
 
-def disputed(probs: np.ndarray, suit: np.ndarray) -> np.ndarray:
-    """Which rows the two readers read as different black suits: the classifier's probabilities
-    (N, 53) of its likeliest rank lean to one suit, the suit reader's (N, 2) to the other. A
-    reader exactly even leans to neither."""
-    if len(probs) == 0:
-        return np.zeros(0, bool)
-    rank = probs[:, BLACK].sum(1).argmax(1)  # the likeliest black rank, (N,)
-    rows = np.arange(len(probs))
-    spade, club = probs[rows, BLACK[0, rank]], probs[rows, BLACK[1, rank]]
-    lean = np.sign(spade - club) * np.sign(suit[:, 0] - suit[:, 1])
-    return lean < 0
-
-
-def apply_suit_reader(probs: np.ndarray, suit_probs_of) -> tuple[np.ndarray, np.ndarray]:
-    """``probs`` (N, 53) with the suit reader's say on the rows read as black cards, and which
-    rows the two readers dispute (N,). ``suit_probs_of(mask)`` gives the suit reader's (M, 2)
-    probabilities for the M rows of ``mask`` (so that only those crops are cut and read)."""
+def apply_suit_reader(probs: np.ndarray, suit_probs_of) -> np.ndarray:
+    """``probs`` (N, 53) with the suit reader's say on the rows read as black cards.
+    ``suit_probs_of(mask)`` gives the suit reader's (M, 2) probabilities for the M rows of
+    ``mask`` (so that only those crops are cut and read)."""
     mask = read_black(probs)
-    contested = np.zeros(len(probs), bool)
     if not mask.any():
-        return probs, contested
+        return probs
     out = np.array(probs, copy=True)
-    say = np.asarray(suit_probs_of(mask), np.float32)
-    out[mask] = with_suit(probs[mask], say)
-    contested[mask] = disputed(probs[mask], say)
-    return out, contested
+    out[mask] = with_suit(probs[mask], np.asarray(suit_probs_of(mask), np.float32))
+    return out

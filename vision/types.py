@@ -30,8 +30,6 @@ class IndexRead:
     way-up reader. ``paired_share``: where it was read together with its card's other index,
     which had read another code, how sure the two together are of the code. ``top``: the
     classifier's top card probability at the training framing, kept for the aspect probe.
-    ``disputed``: the classifier and the black suit reader lean to different suits
-    (``vision.suits``): its card is flagged.
     """
 
     box: Box
@@ -41,7 +39,6 @@ class IndexRead:
     up: np.ndarray | None = field(default=None, repr=False)
     paired_share: float | None = None
     top: float | None = None
-    disputed: bool = False
 
     def __post_init__(self) -> None:
         if len(self.box) != 4:

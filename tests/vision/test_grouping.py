@@ -440,17 +440,3 @@ def test_of_two_pairs_an_index_could_join_the_surer_is_read():
     assert [r.card for r in out] == ["8S", "8C", "8C"] and out[0] is a
     assert out[1].paired_share == out[2].paired_share == pytest.approx(1.0)
 
-
-def test_a_card_whose_suit_the_two_readers_dispute_is_flagged_unless_switched_off():
-    sure_pair = [index("8S", 10, 10, 0.95), index("8S", 30, 40, 0.95)]
-    disputed = [replace(sure_pair[0], disputed=True), sure_pair[1]]
-    assert summary(cards_of(sure_pair)) == [("8S", 0.9975, 2, False)]
-    assert summary(cards_of(disputed)) == [("8S", 0.9975, 2, True)]
-    assert summary(cards_of(disputed, Grouping(flag_disputed=False))) == [("8S", 0.9975, 2, False)]
-
-
-def test_an_index_read_again_keeps_its_dispute():
-    p = probs(**{"8S": 0.6, "8C": 0.3})
-    ix = replace(index("8S", 10, 10, 0.8, p=p), disputed=True)
-    again = read_again(ix, set(), 0.1)
-    assert again is not None and again.card == "8C" and again.disputed

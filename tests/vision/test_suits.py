@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.cards import CODES
-from vision.suits import apply_suit_reader, disputed, read_black, with_suit
+from vision.suits import apply_suit_reader, read_black, with_suit
 
 NONE = 52
 
@@ -48,20 +48,7 @@ def test_product_multiplies_the_two_readers_odds():
         with_suit(p, np.array([[0.2, 0.3, 0.5]] * 2, np.float32))
 
 
-@pytest.mark.parametrize("classifier, reader, want", [
-    ({"JS": 0.95, "JC": 0.05}, (0.25, 0.75), True),  # the product keeps the spade; the suit reader said club
-    ({"8S": 0.6, "8C": 0.3}, (0.1, 0.9), True),  # the product turns it to a club; the classifier said spade
-    ({"8S": 0.6, "8C": 0.3}, (0.9, 0.1), False),  # both say spade
-    ({"8C": 0.6, "8S": 0.3}, (0.2, 0.8), False),  # both say club
-    ({"8S": 0.5, "8C": 0.5}, (0.1, 0.9), False),  # the classifier even: no dispute
-    ({"QS": 0.2, "QC": 0.1, "3C": 0.6}, (0.9, 0.1), True),  # of its likeliest black rank (3): club; reader spade
-])
-def test_the_two_readers_dispute_an_index_where_they_lean_to_different_suits(classifier, reader, want):
-    p = np.stack([probs(**classifier)])
-    assert disputed(p, np.array([reader], np.float32)).tolist() == [want]
-
-
-def test_only_rows_read_as_black_cards_are_asked_and_disputed():
+def test_only_rows_read_as_black_cards_are_asked():
     p = np.stack([probs(**{"KS": 0.9, "KC": 0.1}), probs(**{"KH": 0.9, "KS": 0.1}),
                   probs(**{"none": 0.8, "2C": 0.2}), probs(**{"2C": 0.7, "2D": 0.3})])
     assert read_black(p).tolist() == [True, False, False, True]
@@ -71,14 +58,12 @@ def test_only_rows_read_as_black_cards_are_asked_and_disputed():
         asked.append(mask.copy())
         return np.array([[0.01, 0.99], [0.99, 0.01]], np.float32)
 
-    out, contested = apply_suit_reader(p, suit_of)
+    out = apply_suit_reader(p, suit_of)
     assert len(asked) == 1 and asked[0].tolist() == [True, False, False, True]
     assert [CODES[int(k)] if k < 52 else "none" for k in out.argmax(1)] == ["KC", "KH", "none", "2C"]  # no 2S odds
-    assert contested.tolist() == [True, False, False, True]
     assert np.array_equal(out[1:3], p[1:3])
     red = p[1:3]
-    same, none = apply_suit_reader(red, suit_of)
-    assert same is red and not none.any() and len(asked) == 1  # none read black: not asked
+    assert apply_suit_reader(red, suit_of) is red and len(asked) == 1  # none read black: not asked
     assert read_black(np.zeros((0, 53))).shape == (0,)
 
 
