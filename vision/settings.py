@@ -32,7 +32,7 @@ class Detection:
     scales: tuple[float, ...] = (1.0, 0.5)  # the photo as it is, and halved: a close-up's big indices
     small_side: float = 30.0  # indices read smaller than this (median, pixels): looked at again ...
     small_scales: tuple[float, ...] = (1.25,)  # ... at these scales too; 0 or () never
-    unread: float = 0.5  # a box scored this or more that no card is read from is shown as unread
+    unread: float = 0.7  # a box scored this or more that no card is read from is shown as unread
 
     def __post_init__(self) -> None:
         _check(0 < self.conf <= 1, f"detection.conf must be a score in (0, 1], not {self.conf!r}")

@@ -265,3 +265,24 @@ def test_live_clips_counts_when_the_vote_first_reads_the_hand_and_what_it_shows_
     assert (got["right"], got["wrong"], got["missed"], got["exact_at_end"]) == (13, 0, 1, True)
     summary = clips.summary([got, {**got, "first_right_s": None, "exact_at_end": False}])
     assert summary["never_right"] == 1 and summary["right_within_2s"] == 0.5 and summary["exact_at_end"] == 0.5
+
+
+def test_photo_stats_measures_light_colour_blur_and_index_size():
+    stats = script("photo_stats")
+    flat = np.full((320, 320, 3), (40, 100, 160), np.uint8)  # BGR: warm, no texture
+    f = stats.photo_figures(flat, [16.0, 20.0])
+    assert f["warmth"] == 120 and f["contrast"] == 0 and f["sharpness"] == 0 and f["noise"] == 0
+    assert f["index_height"] == 36.0  # 18 px at 320 high is 36 at 640
+    noisy = np.clip(flat + np.random.default_rng(0).normal(0, 20, flat.shape), 0, 255).astype(np.uint8)
+    assert stats.photo_figures(noisy, [])["noise"] > 5 and np.isnan(stats.photo_figures(noisy, [])["index_height"])
+    p = stats.percentiles([f, {**f, "brightness": 0.0}, {**f, "index_height": float("nan")}])
+    assert p["index_height"] == [36.0, 36.0, 36.0] and p["brightness"][0] < p["brightness"][2]
+
+
+def test_photo_stats_reads_a_labelled_folder_by_group(tmp_path, capsys):
+    stats = script("photo_stats")
+    out = tmp_path / "stats.json"
+    assert stats.main(["--data", str(FIXTURES), "--json", str(out)]) == 0
+    sets = json.loads(out.read_text())["sets"][str(FIXTURES)]
+    assert set(sets) == {"phone_IMG_date", "webcam_WIN", "webcam_cardname_uuid"}
+    assert sets["webcam_WIN"]["photos"] == 2 and len(sets["webcam_WIN"]["index_height"]) == 3
