@@ -5,8 +5,9 @@ Each photo of the groups asked (by default real-dev's webcam groups) becomes one
 condition, ``--frames`` frames (16: about 1.3 s at 12 frames a second) of a webcam's 1280x720
 picture, every frame moved a little, with sensor noise and through the webcam's JPEG:
 
-- ``as is``: the photo filling the frame's height;
-- ``scaled``: the photo at 0.7 of that, on a blurred copy of itself (the hand further off);
+- ``as is``: the photo filling the frame (real-dev's webcam photos are webcam frames squeezed to a
+  square: so stretched back to a 16:9 webcam's frame);
+- ``scaled``: that frame at 0.7 of its size, on a blurred copy of itself (the hand further off);
 - ``dimmed``: as is, at half the light with a warm cast and more noise (an evening room).
 
 Each clip is voted as the app votes (:class:`vision.video.StableReader`, its defaults, started
@@ -52,12 +53,12 @@ CONDITIONS = ("as is", "scaled", "dimmed")
 
 def framed(photo: np.ndarray, condition: str) -> np.ndarray:
     """``photo`` in a 1280x720 webcam picture, as ``condition`` shows it."""
-    h, w = photo.shape[:2]
-    scale = HEIGHT / h * (0.7 if condition == "scaled" else 1.0)
-    inner = cv2.resize(photo, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    back = cv2.GaussianBlur(cv2.resize(photo, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA), (0, 0), 25)
-    y, x = (HEIGHT - inner.shape[0]) // 2, (WIDTH - inner.shape[1]) // 2
-    back[y:y + inner.shape[0], x:x + inner.shape[1]] = inner
+    back = cv2.resize(photo, (WIDTH, HEIGHT), interpolation=cv2.INTER_LINEAR)
+    if condition == "scaled":
+        inner = cv2.resize(back, (round(WIDTH * 0.7), round(HEIGHT * 0.7)), interpolation=cv2.INTER_AREA)
+        back = cv2.GaussianBlur(back, (0, 0), 25)
+        y, x = (HEIGHT - inner.shape[0]) // 2, (WIDTH - inner.shape[1]) // 2
+        back[y:y + inner.shape[0], x:x + inner.shape[1]] = inner
     if condition == "dimmed":
         dim = back.astype(np.float32) * 0.5 * np.float32([0.85, 1.0, 1.1])  # BGR: warm light
         back = np.clip(dim, 0, 255).astype(np.uint8)
