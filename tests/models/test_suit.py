@@ -89,64 +89,6 @@ def test_resume_from_a_missing_file_is_refused_by_name(tmp_path, capsys):
     assert "--resume: no " + str(tmp_path / "nowhere.pt") in capsys.readouterr().err
 
 
-def test_the_grey_photo_readers_crops_are_every_suit_labelled_in_the_engines_order():
-    y = np.array([CODES.index(c) for c in ("AS", "AH", "KC", "5D", "TS", "2C")] + [52])
-    x = np.arange(len(y))[:, None, None, None] * np.ones((1, 48, 48, 3), np.uint8)
-    xb, yb = suit.suit_only(x, y, "SHDC")
-    assert yb.tolist() == [0, 1, 3, 2, 0, 3]  # "no index" dropped
-    assert xb[:, 0, 0, 0].tolist() == [0, 1, 2, 3, 4, 5]
-    assert suit.name_of("SHDC") == "suit4" and suit.name_of("sc") == "suit"
-    with pytest.raises(ValueError, match="SC or SHDC"):
-        suit.suit_only(x, y, "HD")
-
-
-def test_init_from_the_black_reader_copies_its_body_and_its_spade_and_club_outputs(tmp_path):
-    import torch
-
-    black = suit.build_model("SC")
-    torch.save({"model": black.state_dict(), "history": [], "suits": "SC"}, tmp_path / "suit.pt")
-    grey = suit.build_model("SHDC")
-    before = {k: v.clone() for k, v in grey.state_dict().items()}
-    suit.init_from(grey, tmp_path / "suit.pt", "SHDC")
-    mine, theirs = grey.state_dict(), black.state_dict()
-    head = [k for k in mine if mine[k].ndim == 2][-1]
-    for k in mine:
-        if k.startswith(head[:-len("weight")]):
-            continue
-        assert torch.equal(mine[k], theirs[k]), k
-    w = mine[head]
-    assert torch.equal(w[0], theirs[head][0]) and torch.equal(w[3], theirs[head][1])  # S, C
-    assert torch.equal(w[1], before[head][1]) and torch.equal(w[2], before[head][2])  # H, D as built
-
-
-def test_a_tiny_grey_photo_run_writes_suit4_and_refuses_to_resume_a_black_reader(tmp_path):
-    from vision.networks import IndexClassifier
-
-    folder = tmp_path / "crops"
-    folder.mkdir()
-    rng = np.random.default_rng(0)
-    for split, n in (("train", 64), ("val", 16)):
-        y = rng.choice([CODES.index(c) for c in ("7S", "7H", "7D", "7C")], n).astype(np.int16)
-        x = np.full((n, 48, 48, 3), 230, np.uint8)
-        for i, k in enumerate(y):  # a bar in one of four places per suit
-            j = "SHDC".index(CODES[k][-1])
-            x[i, 4 + 10 * j:10 + 10 * j, 8:-8] = 20
-        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
-    quiet = {"batch": 16, "log": lambda *_: None}
-    black = suit.train([folder], tmp_path / "black", minutes=0.1, epochs=1, **quiet)
-    assert black["suits"] == ("S", "C") and (tmp_path / "black" / "suit.onnx").exists()
-    metrics = suit.train([folder], tmp_path / "grey", minutes=0.15, epochs=1, suits="SHDC",
-                         init=tmp_path / "black" / "suit.pt", **quiet)
-    assert metrics["suits"] == ("S", "H", "D", "C") and metrics["history"][0]["started_from"].endswith("suit.pt")
-    assert sum(metrics["train_crops"].values()) == 64  # every suit kept
-    net = IndexClassifier(tmp_path / "grey" / "suit4.onnx")
-    assert (net.size, net.channels, net.classes) == (48, 1, 4)
-    assert suit.export_weights(tmp_path / "grey" / "suit4.pt") == tmp_path / "grey" / "suit4.onnx"
-    with pytest.raises(ValueError, match="tells apart SC, not SHDC"):
-        suit.train([folder], tmp_path / "again", minutes=0.1, suits="SHDC", resume=tmp_path / "black" / "suit.pt",
-                   **quiet)
-
-
 def turned_shards(folder, with_up=True):
     """Black and red 7s as T's (a spade's bar across the top, a club's down the middle: only
     upright do they differ by where the bar is), each turned some way, that way recorded."""
