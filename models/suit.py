@@ -11,9 +11,12 @@ question the classifier gets wrong, so it is small and quick to train from scrat
 The reader (``vision.reader``) asks it only about indices the classifier reads as a black card,
 and then takes the black suit from it and the rank from the classifier (``vision.suits``).
 
-Trained on index crops (``python -m datasets.index_crops ... --suits SC --side 48``, and the
-crops of a ``ginsight dataset --crop 48`` set), labelled 0 spade, 1 club; shipped as
-``suit.onnx`` beside ``classifier.onnx``.
+It reads crops turned upright, as the reader gives them (turned by the way-up reader's angle,
+``vision.reader``). Trained on index crops that record the way they face
+(``python -m datasets.index_crops ... --suits SC --side 48``, and the crops of a
+``ginsight dataset --crop 48`` set), each turned upright by it and then only a little, no
+quarter turns; labelled 0 spade, 1 club; shipped as ``suit.onnx`` beside ``classifier.onnx``,
+its metadata marked ``upright`` (the reader refuses a suit network without it).
 
     python -m models.suit --data data/suit-camera --data data/suit-webcam \\
         --data data/synth4-48/crops --out runs/suit --minutes 40
@@ -52,21 +55,18 @@ def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x[keep], label[keep].astype(np.int64)
 
 
-def load(folders: list[Path], split: str, upright: bool = False) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The spades' and clubs' crops of ``split`` from every folder; also how many came from each.
-    ``upright``: each crop turned upright by the way its index faces (``vision.crops.turn_upright``;
-    only crops that record it, ``datasets.index_crops``)."""
+def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The spades' and clubs' crops of ``split`` from every folder, each turned upright by the
+    way its index faces (``vision.crops.turn_upright``; crops that record it,
+    ``datasets.index_crops``); also how many came from each."""
     from models.classifier import load_crops
     from vision.crops import turn_upright
 
     xs, ys, counts = [], [], []
     for folder in folders:
-        if upright:  # only the crops kept are turned
-            x, y, up = load_crops(folder, split, way_up=True)
-            kept, y = black_only(np.arange(len(y)), y)
-            x = turn_upright(x[kept], up[kept])
-        else:
-            x, y = black_only(*load_crops(folder, split))
+        x, y, up = load_crops(folder, split, way_up=True)
+        kept, y = black_only(np.arange(len(y)), y)
+        x = turn_upright(x[kept], up[kept])  # only the crops kept are turned
         if x.shape[1] != SIDE:
             raise ValueError(f"{folder}: crops are {x.shape[1]} px; the suit reader reads {SIDE}-px crops")
         xs.append(x)
@@ -75,29 +75,24 @@ def load(folders: list[Path], split: str, upright: bool = False) -> tuple[np.nda
     return np.concatenate(xs), np.concatenate(ys), counts
 
 
-def _batch(rng: np.random.Generator, x: np.ndarray, upright: bool = False) -> np.ndarray:
-    """Augmented (as the card classifier's crops: turns, lost resolution, light, noise; an
-    upright reader's turned only a little, ``models.classifier.UPRIGHT_TURN``), grey, normalised."""
+def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Augmented as the card classifier's crops (turned only a little,
+    ``models.classifier.UPRIGHT_TURN``; lost resolution, light, noise), grey, normalised."""
     from models.classifier import UPRIGHT_TURN, augment_turned
     from vision.crops import normalise, to_grey
 
-    crops, _ = augment_turned(rng, x, quarter_turns=not upright, most_turn=UPRIGHT_TURN if upright else 45.0)
+    crops, _ = augment_turned(rng, x, quarter_turns=False, most_turn=UPRIGHT_TURN)
     return normalise(to_grey(crops))
 
 
 def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
-          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None, upright: bool = False,
+          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None,
           log=print) -> dict:
     """From scratch (or from ``resume``, its history carried on) on the spades' and clubs' crops
     in ``folders`` for at most ``minutes`` (the learning rate follows the time spent:
     ``models.classifier.lr_at``); writes ``suit.pt``, ``suit.onnx`` and ``suit_metrics.json``
-    (validation accuracy per folder) into ``out``.
-
-    ``upright``: a reader of crops turned upright first, by the way their index faces (the
-    reader turns them by the way-up reader's angle, ``vision.reader``): trained on crops that
-    record it (``datasets.index_crops``), turned upright and then only a little, no quarter
-    turns; its files say so (``"upright": true`` in the .pt, ``upright`` in the ONNX
-    metadata), so that the reader cuts its crops so."""
+    (validation accuracy per folder) into ``out``; the .pt and the ONNX metadata say its crops
+    are turned upright."""
     import torch
     import torch.nn.functional as F
 
@@ -107,12 +102,11 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    x, y, train_counts = load(folders, "train", upright)
-    x_val, y_val, val_counts = load(folders, "val", upright)
+    x, y, train_counts = load(folders, "train")
+    x_val, y_val, val_counts = load(folders, "val")
     x_val = to_grey(x_val)  # once: read as the reader reads it, grey
     log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
-        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(SUITS))}; {len(y_val)} validation"
-        f"{'; turned upright' if upright else ''}")
+        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(SUITS))}; {len(y_val)} validation")
     model = build_model()
     history = []
     if resume is not None:
@@ -120,11 +114,13 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         model.load_state_dict(state["model"])
         history = list(state.get("history") or [])
         log(f"going on from {resume} ({len(history)} epochs)")
+        if not state.get("upright"):
+            log(f"{resume} was trained on crops at any turn; it goes on with crops turned upright")
     done = len(history)
     out.mkdir(parents=True, exist_ok=True)
 
     def loss_of(idx):
-        xb = torch.from_numpy(_batch(rng, x[idx], upright))
+        xb = torch.from_numpy(_batch(rng, x[idx]))
         return F.cross_entropy(model(xb), torch.from_numpy(y[idx]), label_smoothing=0.05)
 
     def after_epoch(epoch: int, stats: dict) -> None:
@@ -136,15 +132,15 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         row = {"epoch": done + epoch + 1, "loss": stats["loss"],
                "val": {str(f): round(a, 4) for f, a in zip(folders, accs, strict=True)},
                "val_all": round(val_all, 4), "crops_per_s": stats["crops_per_s"], "minutes": stats["minutes"],
-               **({"upright": True} if upright else {}), **({"resumed": str(resume)} if resume else {})}
+               **({"resumed": str(resume)} if resume else {})}
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.state_dict(), "history": history, "upright": upright}, out / "suit.pt")
+        torch.save({"model": model.state_dict(), "history": history, "upright": True}, out / "suit.pt")
 
     spent = train_timed(model, len(y), loss_of, minutes=minutes, lr=lr, rng=rng, batch=batch, epochs=epochs,
                         after_epoch=after_epoch)
-    export_onnx(model, out / "suit.onnx", upright)
-    metrics = {"side": SIDE, "upright": upright,
+    export_onnx(model, out / "suit.onnx")
+    metrics = {"side": SIDE,
                "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
                "val_crops": dict(zip(map(str, folders), val_counts, strict=True)), "history": history,
                "minutes": round(spent, 1)}
@@ -152,8 +148,9 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     return metrics
 
 
-def export_onnx(model, path: Path, upright: bool = False) -> None:
-    """``upright``: the file's metadata says its crops are to be turned upright first."""
+def export_onnx(model, path: Path, upright: bool = True) -> None:
+    """``upright``: the file's metadata says its crops are to be turned upright first (False
+    only for weights trained on crops at any turn, which the reader refuses)."""
     from models.classifier import export_onnx as export
 
     export(model, path, SIDE, CHANNELS, {"upright": "true"} if upright else None)
@@ -174,28 +171,17 @@ def export_weights(weights: Path) -> Path:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, action="append", required=True,
-                        help="a folder of crop shards (train-*.npz, val-*.npz) at 48 px; repeatable")
+                        help="a folder of crop shards (train-*.npz, val-*.npz) at 48 px that record which way "
+                             "their indices face; repeatable")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--resume", type=Path, metavar="PT", help="go on from this suit.pt (e.g. the shipped one)")
-    parser.add_argument("--upright", dest="upright", action="store_true", default=None,
-                        help="a reader of crops turned upright first (from crops that record their way up: "
-                             "datasets.index_crops). Default: as the --resume reader was trained (the shipped "
-                             "ones: upright), else at any turn")
-    parser.add_argument("--any-turn", dest="upright", action="store_false",
-                        help="a reader of crops at any turn, even going on from an upright one")
     args = parser.parse_args(argv)
     if args.resume is not None and not args.resume.is_file():
         parser.error(f"--resume: no {args.resume}")
-    upright = args.upright
-    if upright is None:  # going on, the reader keeps its kind unasked
-        from models.train import was_upright
-
-        upright = args.resume is not None and was_upright(args.resume)
-    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume,
-          upright=upright)
+    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ def _shards(folder, side, rng):
                 x[i, side // 2 - 3:side // 2 + 3, 8:-8] = 20
             else:
                 x[i, 8:-8, side // 2 - 3:side // 2 + 3] = 20
-        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y, up=np.zeros(n, np.float32))  # drawn upright
 
 
 def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
@@ -38,7 +38,8 @@ def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
     assert set(metrics["train_crops"]) == {str(tmp_path / "crops")}
     net = IndexClassifier(tmp_path / "out" / "suit.onnx")
     assert (net.size, net.channels, net.classes) == (48, 1, 2)
-    p = net(np.full((3, 48, 48, 3), 200, np.uint8), turns=4)
+    assert net.upright
+    p = net(np.full((3, 48, 48, 3), 200, np.uint8))
     assert p.shape == (3, 2) and np.allclose(p.sum(1), 1, atol=1e-5)
     assert net(np.zeros((0, 48, 48, 3), np.uint8)).shape == (0, 2)
 
@@ -102,50 +103,41 @@ def turned_shards(folder, with_up=True):
         np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y, **({"up": up} if with_up else {}))
 
 
-def test_upright_crops_are_turned_back_by_their_recorded_way_and_refused_without_it(tmp_path):
+def test_the_crops_are_turned_upright_by_their_recorded_way_and_refused_without_it(tmp_path):
     from tests.models.test_way_up import bar_above_ink
 
     turned_shards(tmp_path / "crops")
-    x, y, counts = suit.load([tmp_path / "crops"], "train", upright=True)
+    x, y, counts = suit.load([tmp_path / "crops"], "train")
     assert counts == [16] and set(y.tolist()) == {0, 1}  # the black ones only: spade 0, club 1
     assert all(bar_above_ink(c) for c in x)
-    as_drawn, _, _ = suit.load([tmp_path / "crops"], "train")
-    assert not all(bar_above_ink(c) for c in as_drawn)
     turned_shards(tmp_path / "old", with_up=False)
     with pytest.raises(ValueError, match="which way"):
-        suit.load([tmp_path / "old"], "train", upright=True)
+        suit.load([tmp_path / "old"], "train")
 
 
-def test_an_upright_run_says_so_in_its_weights_metrics_and_onnx_and_export_keeps_it(tmp_path):
+def test_a_run_says_its_crops_are_upright_in_its_weights_and_onnx_and_export_keeps_it(tmp_path):
     import torch
 
     from vision.networks import IndexClassifier
 
     turned_shards(tmp_path / "crops")
-    metrics = suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, upright=True,
-                         log=lambda *_: None)
-    assert metrics["upright"] and metrics["history"][0]["upright"]
+    suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, log=lambda *_: None)
     assert torch.load(tmp_path / "out" / "suit.pt")["upright"]
     assert IndexClassifier(tmp_path / "out" / "suit.onnx").upright
     (tmp_path / "out" / "suit.onnx").unlink()
     assert IndexClassifier(suit.export_weights(tmp_path / "out" / "suit.pt")).upright
-    plain = suit.train([tmp_path / "crops"], tmp_path / "plain", minutes=0.1, epochs=1, batch=8, log=lambda *_: None)
-    assert not plain["upright"] and not IndexClassifier(tmp_path / "plain" / "suit.onnx").upright
 
 
-@pytest.mark.parametrize(("saved", "flags", "trained"), [
-    (True, [], True),  # going on from an upright reader: upright, unasked
-    (False, [], False),
-    (True, ["--any-turn"], False),
-    (False, ["--upright"], True),
-])
-def test_going_on_keeps_the_readers_kind_unless_told(tmp_path, monkeypatch, saved, flags, trained):
+def test_going_on_from_a_reader_of_crops_at_any_turn_trains_it_upright_and_says_so(tmp_path):
     import torch
 
-    torch.save({"model": {}, "history": [], "suits": "SC", "upright": saved}, tmp_path / "suit.pt")
-    seen = []
-    monkeypatch.setattr(suit, "train", lambda *a, **kw: seen.append(kw["upright"]))
-    suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1",
-               "--resume", str(tmp_path / "suit.pt"), *flags])
-    suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1", *flags])  # from scratch
-    assert seen == [trained, trained if flags else False]
+    from vision.networks import IndexClassifier
+
+    turned_shards(tmp_path / "crops")
+    torch.save({"model": suit.build_model().state_dict(), "history": []}, tmp_path / "old.pt")
+    assert not IndexClassifier(suit.export_weights(tmp_path / "old.pt")).upright  # exported as it was trained
+    logs = []
+    suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, resume=tmp_path / "old.pt",
+               log=logs.append)
+    assert any("at any turn; it goes on with crops turned upright" in line for line in logs)
+    assert IndexClassifier(tmp_path / "out" / "suit.onnx").upright

@@ -79,7 +79,7 @@ def _suit_onnx(path: Path, club: bool = False, sure: float = 20.0) -> None:
         last = model[-1]
         last.weight.zero_()
         last.bias.copy_(torch.tensor([-sure, sure] if club else [sure, -sure]))
-    export_onnx(model, path, upright=True)
+    export_onnx(model, path)
 
 
 @pytest.fixture(scope="module")
