@@ -31,7 +31,7 @@ there is ``card``, not CODE. A card read there as ``card`` is then ``misread, th
 eye``, and the labelled card missed so is ``the label wrong by eye`` (counted, not hidden).
 
 ``--labelled``: each missed card's labelled indices are also read as the reader reads a box
-(its crops, the way-up reader, the suit readers; the detector's place and score taken by the
+(its crops, the way-up reader, the suit reader; the detector's place and score taken by the
 label's box and 1), so that a card lost by the detector (``no box``, ``low box``) is told from
 one the classifier could not read even where its index is known: per group, the missed cards
 with a labelled index read likeliest as their own code.

@@ -23,14 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cls-swa", action="store_true",
                         help="stochastic weight averaging: the learning rate held at --cls-lr (after a short warm-up), "
                              "the weights of every epoch averaged (the last epoch's kept in classifier-last.pt)")
-    parser.add_argument("--cls-upright", dest="cls_upright", action="store_true", default=None,
-                        help="a classifier of crops turned upright first (by the way each index faces, as the crops "
-                             "record it); the reader then turns its crops by the way-up reader's angle. Default: "
-                             "as the classifier --resume goes on from was trained (the shipped one: upright), "
-                             "else upright")
-    parser.add_argument("--cls-any-turn", dest="cls_upright", action="store_false",
-                        help="a classifier of crops at any turn, even going on from an upright one (for "
-                             "experiments: the reader reads only upright classifiers)")
     parser.add_argument("--cls-grow", action="store_true",
                         help="add the classifier's residual blocks (models.classifier.GROWN) to the resumed "
                              "weights; they start as no change, so it first reads as before")
@@ -98,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         train_classifier_run(data / "crops", epochs=args.cls_epochs, threads=args.threads, resume=args.resume,
                              device=args.device, workers=args.workers, minutes=args.cls_minutes,
                              lr=args.cls_lr, export=not args.no_export, grow=args.cls_grow, weights=weights,
-                             seed=args.cls_seed, swa=args.cls_swa, upright=args.cls_upright)
+                             seed=args.cls_seed, swa=args.cls_swa)
     if args.what in ("both", "detector"):
         resume_from = weights / "detector.pt" if args.resume else None
         train_detector(data / "data.yaml", epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,

@@ -64,7 +64,8 @@ def _crops(rng: np.random.Generator, scene: Scene, crop: int = CROP,
     """The scene's index crops (each index twice, boxed a little off as a detector would box
     it; a joker's corner marks as "no index") and a few "no index" crops of what lies between;
     their classes; and the way each index's top faces in its crop (``scenes.quad_way_up``;
-    0 for the crops between), for an upright suit reader (``models/suit.py --upright``)."""
+    0 for the crops between), by which the classifier and the suit reader learn them turned
+    upright."""
     image = scene.image
     xs, ys, ups = [], [], []
     boxes = []

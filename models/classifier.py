@@ -29,9 +29,9 @@ CHANNELS = 3  # BGR: grey crops lost the suit's colour (clubs read as spades, he
 GROWN = {14: (64, 128), 20: (128, 256)}  # 64 channels at 8x8, 128 at 4x4
 ARCHS = ("base", "grown")
 
-# An upright reader's crops (a classifier or suit reader trained with ``upright``) are turned at
-# most this much more in training (no quarter turns), so that it learns to bear the way-up
-# reader's error: a median of about a degree on held-out decks, every index within 45
+# The classifier's and the suit reader's training crops, turned upright by the way their index
+# faces, are turned at most this much more (no quarter turns), so that they learn to bear the
+# way-up reader's error: a median of about a degree on held-out decks, every index within 45
 # (models/way_up.py).
 UPRIGHT_TURN = 10.0
 
@@ -147,7 +147,7 @@ def augment_turned(rng: np.random.Generator, batch: np.ndarray, quarter_turns: b
     """:func:`augment`, and how far each crop was turned: degrees anticlockwise, (N,) float32
     (the way-up reader, ``models/way_up.py``, learns which way an index faces from it).
     ``quarter_turns`` False and a smaller ``most_turn``: crops that stand upright stay nearly
-    so (an upright reader's training); the defaults draw as :func:`augment` does."""
+    so (the classifier's and the suit reader's training); the defaults draw as :func:`augment` does."""
     import cv2
 
     from vision.crops import LUMA
@@ -207,7 +207,7 @@ def lr_at(progress: float, max_lr: float, warmup: float = 0.15) -> float:
 
 def train_timed(model, n: int, loss_of, *, minutes: float, lr: float, rng: np.random.Generator, batch: int = 256,
                 epochs: int | None = None, after_epoch=None, weight_decay: float = 1e-4) -> float:
-    """The small readers' training loop (the suit readers, ``models/suit.py``; the way-up reader,
+    """The small readers' training loop (the suit reader, ``models/suit.py``; the way-up reader,
     ``models/way_up.py``): AdamW for at most ``minutes`` and ``epochs`` (None: no limit), each
     epoch over the ``n`` training crops in a new order drawn from ``rng``, ``batch`` at a time:
     ``loss_of(idx)`` makes the batch of those crops and gives its loss (a tensor). The learning
@@ -247,9 +247,8 @@ class _Batches:
     """Augmented, normalised training batches, so that a torch DataLoader can make them in
     worker processes (the augmentation, not the network, is the cost on a GPU)."""
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, order: np.ndarray, batch: int, seed: int,
-                 upright: bool = False):
-        self.x, self.y, self.order, self.batch, self.seed, self.upright = x, y, order, batch, seed, upright
+    def __init__(self, x: np.ndarray, y: np.ndarray, order: np.ndarray, batch: int, seed: int):
+        self.x, self.y, self.order, self.batch, self.seed = x, y, order, batch, seed
 
     def __len__(self) -> int:
         return math.ceil(len(self.order) / self.batch)
@@ -259,16 +258,15 @@ class _Batches:
 
         idx = self.order[i * self.batch:(i + 1) * self.batch]
         rng = np.random.default_rng([self.seed, i])
-        # upright crops stay nearly so (no quarter turns, a few degrees); else as augment draws
-        crops, _ = augment_turned(rng, self.x[idx], quarter_turns=not self.upright,
-                                  most_turn=UPRIGHT_TURN if self.upright else 45.0)
+        # upright crops stay nearly so: no quarter turns, a few degrees
+        crops, _ = augment_turned(rng, self.x[idx], quarter_turns=False, most_turn=UPRIGHT_TURN)
         return normalise(crops), self.y[idx]
 
 
 def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: int = 256, lr: float = 3e-3,
                      threads: int = 2, seed: int = 0, resume: Path | None = None, device: str = "cpu",
                      workers: int = 0, minutes: float | None = None, export: bool = True, grow: bool = False,
-                     swa: bool = False, upright: bool = False, log=print) -> dict:
+                     swa: bool = False, log=print) -> dict:
     """Train on ``crops_dir`` (written by ``ginsight dataset``); write weights, ONNX and metrics.
 
     ``device``: "cpu" or a CUDA device ("0", "cuda:0"). ``workers``: processes that augment
@@ -280,11 +278,12 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     stochastic weight averaging: the learning rate held at ``lr`` (after a warm-up of the first
     5% of the run) instead of the one cycle, the weights at the end of every epoch averaged, the
     batch norms' statistics then taken again over training batches; ``classifier.pt`` (and the
-    ONNX) hold the average, ``classifier-last.pt`` the last epoch's weights. ``upright``: a
-    classifier of crops turned upright first, by the way their index faces (crops that record
-    it, ``datasets.index_crops``), then turned only a little (:data:`UPRIGHT_TURN`), no quarter
-    turns; its files say so (``"upright": true`` in the .pt, ``upright`` in the ONNX metadata),
-    so that the reader turns its crops upright by the way-up reader's angle and reads each once.
+    ONNX) hold the average, ``classifier-last.pt`` the last epoch's weights.
+
+    The crops are turned upright first, by the way their index faces (crops that record it,
+    ``datasets.index_crops``), then only a little (:data:`UPRIGHT_TURN`), no quarter turns; the
+    files say so (``"upright": true`` in the .pt, ``upright`` in the ONNX metadata), so that the
+    reader turns its crops upright by the way-up reader's angle and reads each once.
     """
     import torch
     import torch.nn.functional as F
@@ -293,7 +292,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     torch.manual_seed(seed)
     dev = torch.device("cpu" if device == "cpu" else (device if str(device).startswith("cuda") else f"cuda:{device}"))
     rng = np.random.default_rng(seed)
-    x_train, y_train, x_val, y_val = _training_crops(crops_dir, upright)
+    x_train, y_train, x_val, y_val = _training_crops(crops_dir)
     model = build_model(arch="grown" if grow else "base")
     history = []
     if resume is not None and Path(resume).exists():
@@ -304,9 +303,8 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         else:
             model = load_model(state, grow=grow)
             history = state.get("history", [])
-            if bool(state.get("upright")) != upright:
-                log(f"{resume} was trained on crops {'turned upright' if state.get('upright') else 'at any turn'}; "
-                    f"it goes on with crops {'turned upright' if upright else 'at any turn'}")
+            if not state.get("upright"):
+                log(f"{resume} was trained on crops at any turn; it goes on with crops turned upright")
             grown = " (grown: residual blocks added)" if grow and arch_of(state) == "base" else ""
             log(f"resumed from {resume} ({len(history)} epochs before){grown}")
     arch = arch_of({"model": model.state_dict()})
@@ -332,13 +330,13 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         return (time.time() - run_start) / budget if budget else step / total_steps
 
     def save(net, name: str) -> None:
-        torch.save({"model": net.state_dict(), "arch": arch, "history": history, "upright": upright}, out_dir / name)
+        torch.save({"model": net.state_dict(), "arch": arch, "history": history, "upright": True}, out_dir / name)
 
     for _ in range(epochs):
         if budget and progress() >= 1:
             break
         model.train()
-        batches = _Batches(x_train, y_train, rng.permutation(len(x_train)), batch, int(rng.integers(2**31)), upright)
+        batches = _Batches(x_train, y_train, rng.permutation(len(x_train)), batch, int(rng.integers(2**31)))
         loader = torch.utils.data.DataLoader(batches, batch_size=None, shuffle=False, num_workers=workers,
                                              persistent_workers=False, pin_memory=dev.type == "cuda")
         t0, seen, loss_sum = time.time(), 0, 0.0
@@ -361,7 +359,7 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
         row = {"epoch": len(history) + 1, "crop": crop, "arch": arch, "loss": round(loss_sum / max(seen, 1), 4),
                "val_top1": round(acc, 4),
                "images_per_s": round(seen / (time.time() - t0), 1), "train_crops": len(x_train), "crops_seen": seen,
-               "device": str(dev), **({"upright": True} if upright else {})}
+               "device": str(dev)}
         if averaged is not None and seen:
             averaged.update_parameters(model)
         history.append(row)
@@ -371,26 +369,24 @@ def train_classifier(crops_dir: Path, out_dir: Path, *, epochs: int = 6, batch: 
     model.to("cpu")
     if averaged is not None and history[epochs_before:]:
         save(model, "classifier-last.pt")
-        model = average_of(averaged.to("cpu"), x_train, y_train, batch, int(rng.integers(2**31)), upright=upright)
+        model = average_of(averaged.to("cpu"), x_train, y_train, batch, int(rng.integers(2**31)))
         acc = evaluate(model, x_val, y_val)
         history[-1] = {**history[-1], "swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}
         log(json.dumps({"swa_epochs": int(averaged.n_averaged), "swa_val_top1": round(acc, 4)}))
         save(model, "classifier.pt")
     if export:
-        export_onnx(model, out_dir / "classifier.onnx", crop, metadata={"upright": "true"} if upright else None)
+        export_onnx(model, out_dir / "classifier.onnx", crop, metadata={"upright": "true"})
     last = history[-1] if history else {}
-    metrics = {"crop": crop, "arch": arch, "upright": upright, "history": history,
+    metrics = {"crop": crop, "arch": arch, "history": history,
                "val_top1": last.get("swa_val_top1", last.get("val_top1")),
                "val_crops": len(x_val), "epochs_run": len(history) - epochs_before}
     (out_dir / "classifier_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
 
 
-def _training_crops(crops_dir: Path, upright: bool):
-    """The training and validation crops and classes of ``crops_dir``; with ``upright``, each
-    crop turned upright by the way its index faces (validated so too: as the reader reads them)."""
-    if not upright:
-        return (*load_crops(crops_dir, "train"), *load_crops(crops_dir, "val"))
+def _training_crops(crops_dir: Path):
+    """The training and validation crops and classes of ``crops_dir``, each crop turned upright
+    by the way its index faces (validated so too: as the reader reads them)."""
     from vision.crops import turn_upright
 
     rng = np.random.default_rng(0)  # the ways of false alarms that record none (load_crops)
@@ -407,17 +403,15 @@ def swa_lr(progress: float, lr: float, warmup: float = 0.05) -> float:
     return lr * (1 / 25 + (1 - 1 / 25) * p / warmup) if p < warmup else lr
 
 
-def average_of(averaged, x: np.ndarray, y: np.ndarray, batch: int, seed: int, most: int = 200,
-               upright: bool = False):
+def average_of(averaged, x: np.ndarray, y: np.ndarray, batch: int, seed: int, most: int = 200):
     """The network of an ``AveragedModel`` with its batch norms' running statistics taken again
     (averaged weights make features with other statistics than any one epoch's): over at most
-    ``most`` augmented training batches, as training makes them (``upright``: of a classifier
-    of upright crops, turned only a little)."""
+    ``most`` augmented training batches, as training makes them."""
     import torch
 
     model = averaged.module
     order = np.random.default_rng(seed).permutation(len(x))[:most * batch]
-    batches = _Batches(x, y, order, batch, seed, upright)
+    batches = _Batches(x, y, order, batch, seed)
     torch.optim.swa_utils.update_bn((torch.as_tensor(batches[i][0]) for i in range(len(batches))), model)
     return model
 

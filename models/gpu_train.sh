@@ -101,8 +101,6 @@ train() {
   else
     echo "== training: detector $det_s s, classifier $cls_s s"
     workers=$(( $(nproc) > 8 ? $(nproc) - 5 : 2 ))
-    # --resume goes on as the shipped classifier was trained (upright: ginsight train reads it
-    # from classifier.pt)
     timeout $(( cls_s + 60 )) python3 -m cli.main train --data "$data" --what classifier --resume --device "${DEVICE:-0}" \
       --cls-epochs 200 --cls-minutes "$(python3 -c "print($cls_s / 60)")" --workers 3 --threads 2 --no-export \
       > "$out/classifier.log" 2>&1 &

@@ -1,7 +1,6 @@
-"""The suit readers: small CNNs that read an index's suit from a 48-pixel grey crop, where the
-card classifier reads the whole card from 32 pixels in colour.
+"""The black suit reader: a small CNN that tells a club from a spade on a black index from a
+48-pixel grey crop, where the card classifier reads the whole card from 32 pixels in colour.
 
-The black suit reader (``suit.*``, suits "SC") tells a club from a spade on a black index.
 Why: the card classifier's worst error is a club read as a spade (most of the club indices of
 real-dev's webcam table photos, and many of unseen synthetic decks read with the camera look).
 At 32 pixels a soft index's suit is 8-10 pixels and a club's three lobes blur into a spade's
@@ -12,19 +11,15 @@ question the classifier gets wrong, so it is small and quick to train from scrat
 The reader (``vision.reader``) asks it only about indices the classifier reads as a black card,
 and then takes the black suit from it and the rank from the classifier (``vision.suits``).
 
-A four-suit reader (suits "SHDC", files ``suit4.*``) tells all four suits apart by shape alone,
-for black-and-white photos where red and black look alike. The reader does not use one: on
-synthetic black-and-white photos the classifier with the black suit reader read better
-(``docs/reader.md``). The option stays so that a better one can be trained and measured.
-
-Trained on index crops (``python -m datasets.index_crops ... --suits SC --side 48``, or HD for
-the red ones, and the crops of a ``ginsight dataset --crop 48`` set); labels the suit's place in
-"SC" or "SHDC"; shipped as ONNX beside ``classifier.onnx``.
+It reads crops turned upright, as the reader gives them (turned by the way-up reader's angle,
+``vision.reader``). Trained on index crops that record the way they face
+(``python -m datasets.index_crops ... --suits SC --side 48``, and the crops of a
+``ginsight dataset --crop 48`` set), each turned upright by it and then only a little, no
+quarter turns; labelled 0 spade, 1 club; shipped as ``suit.onnx`` beside ``classifier.onnx``,
+its metadata marked ``upright`` (the reader refuses a suit network without it).
 
     python -m models.suit --data data/suit-camera --data data/suit-webcam \\
         --data data/synth4-48/crops --out runs/suit --minutes 40
-    python -m models.suit --suits SHDC --upright --init models/weights/suit.pt \\
-        --data data/grey-up-camera --data data/grey-up-webcam --out runs/suit4-up --minutes 65
 """
 
 from __future__ import annotations
@@ -37,66 +32,41 @@ import numpy as np
 
 from engine.cards import CODES
 
-# The suits a reader tells apart, its outputs in this order -> its files' name. SHDC is the
-# engine's order of suits (CODES), which vision.suits relies on.
-NAMES = {"SC": "suit", "SHDC": "suit4"}
+SUITS = "SC"  # its outputs, in this order: spade, club (vision.suits relies on it)
 SIDE = 48
 CHANNELS = 1  # grey: a black index's suit is told by its shape alone
 
 
-def build_model(suits: str = "SC"):
+def build_model():
     """The card classifier's base network (``models.classifier.build_model``) on one grey
-    channel with an output per suit (two for the black suit reader, four for the grey-photo
-    one): about 20 million multiply-adds a 48-pixel crop (48 -> 24 -> 12 -> 6, pooled)."""
+    channel with two outputs, spade and club: about 20 million multiply-adds a 48-pixel crop
+    (48 -> 24 -> 12 -> 6, pooled)."""
     from models.classifier import build_model as classifier_network
 
-    return classifier_network(channels=CHANNELS, classes=len(_suits(suits)))
+    return classifier_network(channels=CHANNELS, classes=len(SUITS))
 
 
-def _suits(suits: str) -> str:
-    suits = "".join(suits).upper()
-    if suits not in NAMES:
-        raise ValueError(f"a suit reader tells apart {' or '.join(NAMES)}, not {suits!r}")
-    return suits
-
-
-def name_of(suits: str) -> str:
-    """The files' name of the reader of ``suits``: ``suit`` (SC) or ``suit4`` (SHDC)."""
-    return NAMES[_suits(suits)]
-
-
-def suit_only(x: np.ndarray, y: np.ndarray, suits: str = "SC") -> tuple[np.ndarray, np.ndarray]:
-    """The crops of cards of ``suits`` (card classes as ``ginsight dataset`` writes them),
-    labelled by their suit's place in ``suits``; other suits and "no index" dropped."""
-    suits = _suits(suits)
-    of = np.array([suits.find(c[-1]) for c in CODES] + [-1])  # class -> label, -1 dropped
+def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The crops of spades and clubs (card classes as ``ginsight dataset`` writes them), with
+    suit labels 0 spade, 1 club; other suits and "no index" dropped."""
+    of = np.array([SUITS.find(c[-1]) for c in CODES] + [-1])  # class -> label, -1 dropped
     label = of[np.asarray(y)]
     keep = label >= 0
     return x[keep], label[keep].astype(np.int64)
 
 
-def black_only(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The crops of spades and clubs, with suit labels 0 spade, 1 club; other suits and "no
-    index" dropped."""
-    return suit_only(x, y, "SC")
-
-
-def load(folders: list[Path], split: str, suits: str = "SC", upright: bool = False
-         ) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The crops of ``suits`` of ``split`` from every folder; also how many came from each.
-    ``upright``: each crop turned upright by the way its index faces (``vision.crops.turn_upright``;
-    only crops that record it, ``datasets.index_crops``)."""
+def load(folders: list[Path], split: str) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """The spades' and clubs' crops of ``split`` from every folder, each turned upright by the
+    way its index faces (``vision.crops.turn_upright``; crops that record it,
+    ``datasets.index_crops``); also how many came from each."""
     from models.classifier import load_crops
     from vision.crops import turn_upright
 
     xs, ys, counts = [], [], []
     for folder in folders:
-        if upright:  # only the crops kept are turned
-            x, y, up = load_crops(folder, split, way_up=True)
-            kept, y = suit_only(np.arange(len(y)), y, suits)
-            x = turn_upright(x[kept], up[kept])
-        else:
-            x, y = suit_only(*load_crops(folder, split), suits)
+        x, y, up = load_crops(folder, split, way_up=True)
+        kept, y = black_only(np.arange(len(y)), y)
+        x = turn_upright(x[kept], up[kept])  # only the crops kept are turned
         if x.shape[1] != SIDE:
             raise ValueError(f"{folder}: crops are {x.shape[1]} px; the suit reader reads {SIDE}-px crops")
         xs.append(x)
@@ -105,54 +75,24 @@ def load(folders: list[Path], split: str, suits: str = "SC", upright: bool = Fal
     return np.concatenate(xs), np.concatenate(ys), counts
 
 
-def init_from(model, path: Path, suits: str) -> None:
-    """``model`` (a reader of ``suits``) started from another suit reader's weights: its body
-    as it is, each output of a suit both tell apart copied (the black reader's spade and club
-    rows into the grey-photo reader's), the others left as built."""
-    import torch
-
-    state = torch.load(path, map_location="cpu")
-    theirs = _suits(state.get("suits", "SC"))
-    weights = dict(state["model"])
-    last = [k for k in weights if k.endswith(".weight") and weights[k].ndim == 2][-1]
-    prefix = last[: -len("weight")]
-    head_w, head_b = weights.pop(prefix + "weight"), weights.pop(prefix + "bias")
-    mine = model.state_dict()
-    w, b = mine[prefix + "weight"].clone(), mine[prefix + "bias"].clone()
-    for i, s in enumerate(suits):
-        j = theirs.find(s)
-        if j >= 0:
-            w[i], b[i] = head_w[j], head_b[j]
-    weights[prefix + "weight"], weights[prefix + "bias"] = w, b
-    model.load_state_dict(weights)
-
-
-
-
-def _batch(rng: np.random.Generator, x: np.ndarray, upright: bool = False) -> np.ndarray:
-    """Augmented (as the card classifier's crops: turns, lost resolution, light, noise; an
-    upright reader's turned only a little, ``models.classifier.UPRIGHT_TURN``), grey, normalised."""
+def _batch(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """Augmented as the card classifier's crops (turned only a little,
+    ``models.classifier.UPRIGHT_TURN``; lost resolution, light, noise), grey, normalised."""
     from models.classifier import UPRIGHT_TURN, augment_turned
     from vision.crops import normalise, to_grey
 
-    crops, _ = augment_turned(rng, x, quarter_turns=not upright, most_turn=UPRIGHT_TURN if upright else 45.0)
+    crops, _ = augment_turned(rng, x, quarter_turns=False, most_turn=UPRIGHT_TURN)
     return normalise(to_grey(crops))
 
 
 def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, batch: int = 256,
-          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None, suits: str = "SC",
-          init: Path | None = None, upright: bool = False, log=print) -> dict:
-    """From scratch (or from ``resume``, a reader of the same suits, its history carried on; or
-    from ``init``, another suit reader's weights: :func:`init_from`) on the crops of ``suits``
+          lr: float = 3e-3, threads: int = 2, seed: int = 0, resume: Path | None = None,
+          log=print) -> dict:
+    """From scratch (or from ``resume``, its history carried on) on the spades' and clubs' crops
     in ``folders`` for at most ``minutes`` (the learning rate follows the time spent:
-    ``models.classifier.lr_at``); writes ``NAME.pt``, ``NAME.onnx`` and ``NAME_metrics.json``
-    (validation accuracy per folder) into ``out``, NAME ``suit`` for SC, ``suit4`` for SHDC.
-
-    ``upright``: a reader of crops turned upright first, by the way their index faces (the
-    reader turns them by the way-up reader's angle, ``vision.reader``): trained on crops that
-    record it (``datasets.index_crops``), turned upright and then only a little, no quarter
-    turns; its files say so (``"upright": true`` in the .pt, ``upright`` in the ONNX
-    metadata), so that the reader cuts its crops so."""
+    ``models.classifier.lr_at``); writes ``suit.pt``, ``suit.onnx`` and ``suit_metrics.json``
+    (validation accuracy per folder) into ``out``; the .pt and the ONNX metadata say its crops
+    are turned upright."""
     import torch
     import torch.nn.functional as F
 
@@ -162,31 +102,25 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    suits = _suits(suits)
-    name = NAMES[suits]
-    x, y, train_counts = load(folders, "train", suits, upright)
-    x_val, y_val, val_counts = load(folders, "val", suits, upright)
+    x, y, train_counts = load(folders, "train")
+    x_val, y_val, val_counts = load(folders, "val")
     x_val = to_grey(x_val)  # once: read as the reader reads it, grey
     log(f"{len(y)} training crops ({', '.join(f'{f}: {n}' for f, n in zip(folders, train_counts, strict=True))}), "
-        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(suits))}; {len(y_val)} validation"
-        f"{'; turned upright' if upright else ''}")
-    model = build_model(suits)
+        f"{' '.join(f'{s} {(y == i).mean():.2f}' for i, s in enumerate(SUITS))}; {len(y_val)} validation")
+    model = build_model()
     history = []
     if resume is not None:
         state = torch.load(resume, map_location="cpu")
-        if _suits(state.get("suits", "SC")) != suits:
-            raise ValueError(f"{resume} tells apart {state.get('suits', 'SC')}, not {suits}: start it with init")
         model.load_state_dict(state["model"])
         history = list(state.get("history") or [])
         log(f"going on from {resume} ({len(history)} epochs)")
-    elif init is not None:
-        init_from(model, init, suits)
-        log(f"started from {init}")
+        if not state.get("upright"):
+            log(f"{resume} was trained on crops at any turn; it goes on with crops turned upright")
     done = len(history)
     out.mkdir(parents=True, exist_ok=True)
 
     def loss_of(idx):
-        xb = torch.from_numpy(_batch(rng, x[idx], upright))
+        xb = torch.from_numpy(_batch(rng, x[idx]))
         return F.cross_entropy(model(xb), torch.from_numpy(y[idx]), label_smoothing=0.05)
 
     def after_epoch(epoch: int, stats: dict) -> None:
@@ -198,38 +132,36 @@ def train(folders: list[Path], out: Path, *, minutes: float, epochs: int = 100, 
         row = {"epoch": done + epoch + 1, "loss": stats["loss"],
                "val": {str(f): round(a, 4) for f, a in zip(folders, accs, strict=True)},
                "val_all": round(val_all, 4), "crops_per_s": stats["crops_per_s"], "minutes": stats["minutes"],
-               **({"upright": True} if upright else {}), **({"resumed": str(resume)} if resume else {}),
-               **({"started_from": str(init)} if init and not resume and epoch == 0 else {})}
+               **({"resumed": str(resume)} if resume else {})}
         history.append(row)
         log(json.dumps(row))
-        torch.save({"model": model.state_dict(), "history": history, "suits": suits, "upright": upright},
-                   out / f"{name}.pt")
+        torch.save({"model": model.state_dict(), "history": history, "upright": True}, out / "suit.pt")
 
     spent = train_timed(model, len(y), loss_of, minutes=minutes, lr=lr, rng=rng, batch=batch, epochs=epochs,
                         after_epoch=after_epoch)
-    export_onnx(model, out / f"{name}.onnx", upright)
-    metrics = {"side": SIDE, "suits": tuple(suits), "upright": upright,
+    export_onnx(model, out / "suit.onnx")
+    metrics = {"side": SIDE,
                "train_crops": dict(zip(map(str, folders), train_counts, strict=True)),
                "val_crops": dict(zip(map(str, folders), val_counts, strict=True)), "history": history,
                "minutes": round(spent, 1)}
-    (out / f"{name}_metrics.json").write_text(json.dumps(metrics, indent=2))
+    (out / "suit_metrics.json").write_text(json.dumps(metrics, indent=2))
     return metrics
 
 
-def export_onnx(model, path: Path, upright: bool = False) -> None:
-    """``upright``: the file's metadata says its crops are to be turned upright first."""
+def export_onnx(model, path: Path, upright: bool = True) -> None:
+    """``upright``: the file's metadata says its crops are to be turned upright first (False
+    only for weights trained on crops at any turn, which the reader refuses)."""
     from models.classifier import export_onnx as export
 
     export(model, path, SIDE, CHANNELS, {"upright": "true"} if upright else None)
 
 
 def export_weights(weights: Path) -> Path:
-    """``suit.pt`` (or ``suit4.pt``) -> ``suit.onnx`` beside it (as ``ginsight train --export``
-    does)."""
+    """``suit.pt`` -> ``suit.onnx`` beside it (as ``ginsight train --export`` does)."""
     import torch
 
     state = torch.load(weights, map_location="cpu")
-    model = build_model(state.get("suits", "SC"))
+    model = build_model()
     model.load_state_dict(state["model"])
     out = Path(weights).with_suffix(".onnx")
     export_onnx(model, out, bool(state.get("upright")))
@@ -239,36 +171,17 @@ def export_weights(weights: Path) -> Path:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, action="append", required=True,
-                        help="a folder of crop shards (train-*.npz, val-*.npz) at 48 px; repeatable")
+                        help="a folder of crop shards (train-*.npz, val-*.npz) at 48 px that record which way "
+                             "their indices face; repeatable")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--minutes", type=float, required=True)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--suits", choices=list(NAMES), default="SC",
-                        help="SC: the black suit reader (suit.*); SHDC: the grey-photo suit reader (suit4.*)")
     parser.add_argument("--resume", type=Path, metavar="PT", help="go on from this suit.pt (e.g. the shipped one)")
-    parser.add_argument("--init", type=Path, metavar="PT",
-                        help="start from another suit reader's weights (e.g. the shipped suit.pt for --suits SHDC)")
-    parser.add_argument("--upright", dest="upright", action="store_true", default=None,
-                        help="a reader of crops turned upright first (from crops that record their way up: "
-                             "datasets.index_crops). Default: as the --resume reader was trained (the shipped "
-                             "ones: upright), else at any turn")
-    parser.add_argument("--any-turn", dest="upright", action="store_false",
-                        help="a reader of crops at any turn, even going on from an upright one")
     args = parser.parse_args(argv)
-    for flag in ("resume", "init"):
-        path = getattr(args, flag)
-        if path is not None and not path.is_file():
-            parser.error(f"--{flag}: no {path}")
-    if args.resume and args.init:
-        parser.error("--resume and --init: one or the other")
-    upright = args.upright
-    if upright is None:  # going on, the reader keeps its kind unasked
-        from models.train import was_upright
-
-        upright = args.resume is not None and was_upright(args.resume)
-    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume,
-          suits=args.suits, init=args.init, upright=upright)
+    if args.resume is not None and not args.resume.is_file():
+        parser.error(f"--resume: no {args.resume}")
+    train(args.data, args.out, minutes=args.minutes, lr=args.lr, seed=args.seed, resume=args.resume)
 
 
 if __name__ == "__main__":

@@ -130,40 +130,27 @@ def _epochs_run(run_dir: Path) -> int | None:
 def train_classifier_run(crops: Path, *, epochs: int, threads: int = 2, resume: bool = False, device: str = "cpu",
                          workers: int = 0, minutes: float | None = None, lr: float = 3e-3, export: bool = True,
                          grow: bool = False, weights: Path | None = None, seed: int = 0, swa: bool = False,
-                         upright: bool | None = None, log=print) -> dict:
+                         log=print) -> dict:
     """Train the classifier (or go on from ``weights``' classifier.pt with ``resume``) into
-    ``weights`` (default ``models/weights``); ``swa``: stochastic weight averaging; ``upright``: a
-    classifier of crops turned upright first (:func:`models.classifier.train_classifier`), as the
-    reader reads them; None: as the classifier it goes on from was trained, and upright from
-    scratch, so that going on never changes its kind unasked."""
+    ``weights`` (default ``models/weights``); ``swa``: stochastic weight averaging."""
     from models.classifier import train_classifier
 
     start = time.time()
     weights = _folder(weights)
     previous = weights / "classifier.pt"
-    if upright is None:
-        upright = was_upright(previous) if resume and previous.exists() else True
     metrics = train_classifier(crops, weights, epochs=epochs, threads=threads, device=device, workers=workers,
-                               minutes=minutes, lr=lr, export=export, grow=grow, seed=seed, swa=swa, upright=upright,
+                               minutes=minutes, lr=lr, export=export, grow=grow, seed=seed, swa=swa,
                                resume=previous if resume and previous.exists() else None, log=log)
     from models.classifier import CHANNELS
 
     side = metrics["crop"]
     entry = {"model": "classifier", "date": datetime.now(UTC).isoformat(timespec="seconds"), "data": str(crops),
              "input": f"{side}x{side}x{CHANNELS}", "arch": metrics["arch"], "epochs": metrics["epochs_run"],
-             "minutes_budget": minutes, "lr": lr, "seed": seed, "swa": swa, "upright": upright, "device": device,
+             "minutes_budget": minutes, "lr": lr, "seed": seed, "swa": swa, "device": device,
              "resumed": bool(resume and previous.exists()),
              "minutes": round((time.time() - start) / 60, 1), "synthetic_val_top1": metrics["val_top1"]}
     _append_history(entry, weights)
     return entry
-
-
-def was_upright(pt: Path) -> bool:
-    """Whether the network in ``pt`` (a classifier's or suit reader's .pt) was trained on crops
-    turned upright."""
-    import torch
-
-    return bool(torch.load(pt, map_location="cpu").get("upright"))
 
 
 def export_classifier(pt: Path, weights: Path | None = None) -> Path:

@@ -3,11 +3,10 @@
 
 Why: a card's two indices are point-symmetric, each the other turned half a turn, so two
 indices of one code that face the same way are two cards, one of them misread (one deck holds
-each card once). The reader's first cue for that, the crops' likeness as they are against turned
-(``vision.crops.half_turn_likeness``), fails on small, noisy indices: on real-dev's
-webcam photo of two rows of cards, clubs above spades, it could not tell at 8-pixel pips that a
-club read as the spade below it faces the same way. Which way an index faces is read from its
-rank's shape and the rank's place above the suit, learnt over many decks.
+each card once). Matching one crop against the other, as it is and turned half a turn, cannot
+tell that on small, noisy indices (at 8-pixel pips, a club read as the spade below it on a
+webcam photo matches it either way). Which way an index faces is read instead from its rank's
+shape and the rank's place above the suit, learnt over many decks.
 
 Output: a vector (cos, sin) of the angle the index's top faces, anticlockwise from the crop's
 up; trained on index crops that record it (``python -m datasets.index_crops``, their ``up``),

@@ -1,8 +1,8 @@
-"""Reading each index found: turned upright, then read by the classifier and the suit readers.
+"""Reading each index found: turned upright, then read by the classifier and the suit reader.
 
 Every network of the shipped reader reads crops turned upright: the way-up reader says which
 way each index faces, and its crop is turned by that angle before it is read, as the networks
-learnt (``models/classifier.py --upright``, ``models/suit.py --upright``). Each index is read
+learnt (``models/classifier.py``, ``models/suit.py``). Each index is read
 from a few framings and tilts and the probabilities averaged (``Classification``); then, where
 the weights folder has them, a suit reader has its say on the suit (``vision.suits``).
 """

@@ -112,24 +112,3 @@ def normalise(patches: np.ndarray) -> np.ndarray:
     lo, hi = (v.reshape(n, 1, 1, 1) for v in percentiles(rows, (2, 98)))
     x = (x - lo) / np.maximum(hi - lo, 16.0)
     return np.ascontiguousarray(np.clip(x, 0, 1).transpose(0, 3, 1, 2)) * 2 - 1
-
-
-def half_turn_likeness(a: np.ndarray, b: np.ndarray, shift: int | None = None) -> float:
-    """How much better grey patch ``b`` matches ``a`` as it is than turned half a turn: the
-    best normalised correlation of ``a``'s centre over ``b`` (shifted up to ``shift`` pixels,
-    default an eighth of the side) less the same over ``b`` turned. In -2..2.
-
-    A card's two indices are point-symmetric (each is the other turned half a turn about the
-    card's centre, whatever way the card lies), so the crops of one card's two indices match
-    better turned (below 0), and two cards of one code lying the same way up match better as
-    they are (above 0): how the reader tells a card's second index from another card.
-    """
-    a = np.asarray(a, np.float32)
-    b = np.asarray(b, np.float32)
-    m = max(1, a.shape[0] // 8) if shift is None else shift
-    t = np.ascontiguousarray(a[m:-m, m:-m])
-    if float(t.std()) < 1e-3 or float(b.std()) < 1e-3:  # a flat patch: no say
-        return 0.0
-    same = float(cv2.matchTemplate(b, t, cv2.TM_CCOEFF_NORMED).max())
-    turned = float(cv2.matchTemplate(np.ascontiguousarray(b[::-1, ::-1]), t, cv2.TM_CCOEFF_NORMED).max())
-    return same - turned

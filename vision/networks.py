@@ -176,8 +176,8 @@ class IndexClassifier:
         self.classes = out if isinstance(out, int) else 53
         # what the file says of how its crops are cut (models.classifier.export_onnx)
         self.metadata = dict(self.session.get_modelmeta().custom_metadata_map)
-        # a network trained on crops turned upright first (models/suit.py --upright, the
-        # classifier's ``ginsight train --cls-upright``): the reader turns its crops so
+        # a network trained on crops turned upright first (as models/classifier.py and
+        # models/suit.py train them): the reader turns its crops so
         self.upright = self.metadata.get("upright", "").lower() == "true"
 
     def __call__(self, crops: np.ndarray, turns: int = 1) -> np.ndarray:

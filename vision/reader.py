@@ -75,7 +75,8 @@ class Networks:
         for net, name in ((nets.classifier, "classifier"), (nets.suit, "suit")):
             if net is not None and not net.upright:
                 raise WeightsError(f"{folder / (name + '.onnx')}: the reader reads crops turned upright by the "
-                                   "way-up reader; this network learnt crops at any turn (train it with --upright)")
+                                   "way-up reader; this network learnt crops at any turn (train it again: "
+                                   "`ginsight train` for the classifier, `python -m models.suit` for the suit reader)")
         return nets
 
 

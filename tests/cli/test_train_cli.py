@@ -204,36 +204,3 @@ def test_dataset_refuses_a_number_out_of_range_by_name(tmp_path, capsys, argv, n
     assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", *argv]) == 2
     assert needle in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
-
-
-def test_the_classifier_goes_on_as_it_was_trained_unless_told(tmp_path, monkeypatch):
-    # --cls-upright / --cls-any-turn reach the run; neither: None, the run follows the weights
-    assert _reaching_the_run(tmp_path, monkeypatch, "upright", [], ["--cls-upright"], ["--cls-any-turn"]) == [
-        None, True, False]
-
-
-@pytest.mark.parametrize(("saved", "resume", "asked", "trained"), [
-    (True, True, None, True),  # going on from an upright classifier: upright, unasked
-    (False, True, None, False),
-    (True, False, None, True),  # from scratch: upright, as the reader reads
-    (True, True, False, False),  # told otherwise
-    (False, True, True, True),
-])
-def test_the_classifier_run_takes_its_kind_from_the_weights_it_goes_on_from(tmp_path, monkeypatch, saved, resume,
-                                                                            asked, trained):
-    import torch
-
-    import models.classifier as classifier
-    import models.train as train
-
-    torch.save({"model": {}, "upright": saved, "history": []}, tmp_path / "classifier.pt")
-    seen = []
-
-    def fake(crops, out, **kw):
-        seen.append(kw["upright"])
-        return {"crop": 32, "arch": "base", "epochs_run": 0, "val_top1": 0.0}
-
-    monkeypatch.setattr(classifier, "train_classifier", fake)
-    entry = train.train_classifier_run(tmp_path / "crops", epochs=1, resume=resume, weights=tmp_path,
-                                       upright=asked, log=lambda *_: None)
-    assert seen == [trained] and entry["upright"] is trained

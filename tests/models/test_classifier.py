@@ -45,11 +45,12 @@ def test_learning_rate_warms_up_then_anneals():
 
 
 def _tiny_crops(folder, n=96, seed=0):
+    """Random crops that record which way their indices face (training turns them upright)."""
     rng = np.random.default_rng(seed)
     for split in ("train", "val"):
         y = rng.integers(0, 53, n).astype(np.int16)
         x = rng.integers(0, 255, (n, 32, 32, CHANNELS)).astype(np.uint8)
-        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y, up=rng.uniform(0, 360, n).astype(np.float32))
 
 
 def test_a_time_budget_stops_training_and_workers_augment(tmp_path):
@@ -113,7 +114,8 @@ def _crops_of_side(folder, side, n=64, seed=0):
     folder.mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
         x = rng.integers(0, 255, (n, side, side, CHANNELS)).astype(np.uint8)
-        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=rng.integers(0, 53, n).astype(np.int16))
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=rng.integers(0, 53, n).astype(np.int16),
+                            up=np.zeros(n, np.float32))
 
 
 @pytest.mark.slow
@@ -136,7 +138,7 @@ def test_weights_trained_at_32_go_on_at_48_and_export_a_48_px_input(tmp_path):
     assert second["crop"] == 48 and [h["crop"] for h in second["history"]] == [32, 48]
     clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
     assert clf.size == 48
-    assert clf(np.zeros((3, 48, 48, 3), np.uint8), turns=4).shape == (3, 53)
+    assert clf(np.zeros((3, 48, 48, 3), np.uint8)).shape == (3, 53)
 
 
 def test_a_grown_classifier_first_reads_exactly_as_the_one_it_grew_from():
@@ -183,7 +185,7 @@ def test_grown_weights_train_resume_and_export(tmp_path):
                              **quiet)  # a grown checkpoint goes on grown, asked or not
     assert again["arch"] == "grown" and len(again["history"]) == 3
     clf = IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1)
-    assert clf(np.zeros((2, 32, 32, 3), np.uint8), turns=4).shape == (2, 53)
+    assert clf(np.zeros((2, 32, 32, 3), np.uint8)).shape == (2, 53)
     import models.train as train
 
     train.WEIGHTS, saved = tmp_path / "exported", train.WEIGHTS

@@ -26,7 +26,7 @@ def _shards(folder, side, rng):
                 x[i, side // 2 - 3:side // 2 + 3, 8:-8] = 20
             else:
                 x[i, 8:-8, side // 2 - 3:side // 2 + 3] = 20
-        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
+        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y, up=np.zeros(n, np.float32))  # drawn upright
 
 
 def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
@@ -38,7 +38,8 @@ def test_a_tiny_run_writes_weights_onnx_and_metrics(tmp_path):
     assert set(metrics["train_crops"]) == {str(tmp_path / "crops")}
     net = IndexClassifier(tmp_path / "out" / "suit.onnx")
     assert (net.size, net.channels, net.classes) == (48, 1, 2)
-    p = net(np.full((3, 48, 48, 3), 200, np.uint8), turns=4)
+    assert net.upright
+    p = net(np.full((3, 48, 48, 3), 200, np.uint8))
     assert p.shape == (3, 2) and np.allclose(p.sum(1), 1, atol=1e-5)
     assert net(np.zeros((0, 48, 48, 3), np.uint8)).shape == (0, 2)
 
@@ -89,64 +90,6 @@ def test_resume_from_a_missing_file_is_refused_by_name(tmp_path, capsys):
     assert "--resume: no " + str(tmp_path / "nowhere.pt") in capsys.readouterr().err
 
 
-def test_the_grey_photo_readers_crops_are_every_suit_labelled_in_the_engines_order():
-    y = np.array([CODES.index(c) for c in ("AS", "AH", "KC", "5D", "TS", "2C")] + [52])
-    x = np.arange(len(y))[:, None, None, None] * np.ones((1, 48, 48, 3), np.uint8)
-    xb, yb = suit.suit_only(x, y, "SHDC")
-    assert yb.tolist() == [0, 1, 3, 2, 0, 3]  # "no index" dropped
-    assert xb[:, 0, 0, 0].tolist() == [0, 1, 2, 3, 4, 5]
-    assert suit.name_of("SHDC") == "suit4" and suit.name_of("sc") == "suit"
-    with pytest.raises(ValueError, match="SC or SHDC"):
-        suit.suit_only(x, y, "HD")
-
-
-def test_init_from_the_black_reader_copies_its_body_and_its_spade_and_club_outputs(tmp_path):
-    import torch
-
-    black = suit.build_model("SC")
-    torch.save({"model": black.state_dict(), "history": [], "suits": "SC"}, tmp_path / "suit.pt")
-    grey = suit.build_model("SHDC")
-    before = {k: v.clone() for k, v in grey.state_dict().items()}
-    suit.init_from(grey, tmp_path / "suit.pt", "SHDC")
-    mine, theirs = grey.state_dict(), black.state_dict()
-    head = [k for k in mine if mine[k].ndim == 2][-1]
-    for k in mine:
-        if k.startswith(head[:-len("weight")]):
-            continue
-        assert torch.equal(mine[k], theirs[k]), k
-    w = mine[head]
-    assert torch.equal(w[0], theirs[head][0]) and torch.equal(w[3], theirs[head][1])  # S, C
-    assert torch.equal(w[1], before[head][1]) and torch.equal(w[2], before[head][2])  # H, D as built
-
-
-def test_a_tiny_grey_photo_run_writes_suit4_and_refuses_to_resume_a_black_reader(tmp_path):
-    from vision.networks import IndexClassifier
-
-    folder = tmp_path / "crops"
-    folder.mkdir()
-    rng = np.random.default_rng(0)
-    for split, n in (("train", 64), ("val", 16)):
-        y = rng.choice([CODES.index(c) for c in ("7S", "7H", "7D", "7C")], n).astype(np.int16)
-        x = np.full((n, 48, 48, 3), 230, np.uint8)
-        for i, k in enumerate(y):  # a bar in one of four places per suit
-            j = "SHDC".index(CODES[k][-1])
-            x[i, 4 + 10 * j:10 + 10 * j, 8:-8] = 20
-        np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y)
-    quiet = {"batch": 16, "log": lambda *_: None}
-    black = suit.train([folder], tmp_path / "black", minutes=0.1, epochs=1, **quiet)
-    assert black["suits"] == ("S", "C") and (tmp_path / "black" / "suit.onnx").exists()
-    metrics = suit.train([folder], tmp_path / "grey", minutes=0.15, epochs=1, suits="SHDC",
-                         init=tmp_path / "black" / "suit.pt", **quiet)
-    assert metrics["suits"] == ("S", "H", "D", "C") and metrics["history"][0]["started_from"].endswith("suit.pt")
-    assert sum(metrics["train_crops"].values()) == 64  # every suit kept
-    net = IndexClassifier(tmp_path / "grey" / "suit4.onnx")
-    assert (net.size, net.channels, net.classes) == (48, 1, 4)
-    assert suit.export_weights(tmp_path / "grey" / "suit4.pt") == tmp_path / "grey" / "suit4.onnx"
-    with pytest.raises(ValueError, match="tells apart SC, not SHDC"):
-        suit.train([folder], tmp_path / "again", minutes=0.1, suits="SHDC", resume=tmp_path / "black" / "suit.pt",
-                   **quiet)
-
-
 def turned_shards(folder, with_up=True):
     """Black and red 7s as T's (a spade's bar across the top, a club's down the middle: only
     upright do they differ by where the bar is), each turned some way, that way recorded."""
@@ -160,50 +103,41 @@ def turned_shards(folder, with_up=True):
         np.savez_compressed(folder / f"{split}-0000.npz", x=x, y=y, **({"up": up} if with_up else {}))
 
 
-def test_upright_crops_are_turned_back_by_their_recorded_way_and_refused_without_it(tmp_path):
+def test_the_crops_are_turned_upright_by_their_recorded_way_and_refused_without_it(tmp_path):
     from tests.models.test_way_up import bar_above_ink
 
     turned_shards(tmp_path / "crops")
-    x, y, counts = suit.load([tmp_path / "crops"], "train", upright=True)
+    x, y, counts = suit.load([tmp_path / "crops"], "train")
     assert counts == [16] and set(y.tolist()) == {0, 1}  # the black ones only: spade 0, club 1
     assert all(bar_above_ink(c) for c in x)
-    as_drawn, _, _ = suit.load([tmp_path / "crops"], "train")
-    assert not all(bar_above_ink(c) for c in as_drawn)
     turned_shards(tmp_path / "old", with_up=False)
     with pytest.raises(ValueError, match="which way"):
-        suit.load([tmp_path / "old"], "train", upright=True)
+        suit.load([tmp_path / "old"], "train")
 
 
-def test_an_upright_run_says_so_in_its_weights_metrics_and_onnx_and_export_keeps_it(tmp_path):
+def test_a_run_says_its_crops_are_upright_in_its_weights_and_onnx_and_export_keeps_it(tmp_path):
     import torch
 
     from vision.networks import IndexClassifier
 
     turned_shards(tmp_path / "crops")
-    metrics = suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, upright=True,
-                         log=lambda *_: None)
-    assert metrics["upright"] and metrics["history"][0]["upright"]
+    suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, log=lambda *_: None)
     assert torch.load(tmp_path / "out" / "suit.pt")["upright"]
     assert IndexClassifier(tmp_path / "out" / "suit.onnx").upright
     (tmp_path / "out" / "suit.onnx").unlink()
     assert IndexClassifier(suit.export_weights(tmp_path / "out" / "suit.pt")).upright
-    plain = suit.train([tmp_path / "crops"], tmp_path / "plain", minutes=0.1, epochs=1, batch=8, log=lambda *_: None)
-    assert not plain["upright"] and not IndexClassifier(tmp_path / "plain" / "suit.onnx").upright
 
 
-@pytest.mark.parametrize(("saved", "flags", "trained"), [
-    (True, [], True),  # going on from an upright reader: upright, unasked
-    (False, [], False),
-    (True, ["--any-turn"], False),
-    (False, ["--upright"], True),
-])
-def test_going_on_keeps_the_readers_kind_unless_told(tmp_path, monkeypatch, saved, flags, trained):
+def test_going_on_from_a_reader_of_crops_at_any_turn_trains_it_upright_and_says_so(tmp_path):
     import torch
 
-    torch.save({"model": {}, "history": [], "suits": "SC", "upright": saved}, tmp_path / "suit.pt")
-    seen = []
-    monkeypatch.setattr(suit, "train", lambda *a, **kw: seen.append(kw["upright"]))
-    suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1",
-               "--resume", str(tmp_path / "suit.pt"), *flags])
-    suit.main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--minutes", "1", *flags])  # from scratch
-    assert seen == [trained, trained if flags else False]
+    from vision.networks import IndexClassifier
+
+    turned_shards(tmp_path / "crops")
+    torch.save({"model": suit.build_model().state_dict(), "history": []}, tmp_path / "old.pt")
+    assert not IndexClassifier(suit.export_weights(tmp_path / "old.pt")).upright  # exported as it was trained
+    logs = []
+    suit.train([tmp_path / "crops"], tmp_path / "out", minutes=0.1, epochs=1, batch=8, resume=tmp_path / "old.pt",
+               log=logs.append)
+    assert any("at any turn; it goes on with crops turned upright" in line for line in logs)
+    assert IndexClassifier(tmp_path / "out" / "suit.onnx").upright

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.crops import CROP, crop_square, half_turn_likeness, normalise, percentiles, to_grey
+from vision.crops import CROP, crop_square, normalise, percentiles, to_grey
 
 
 def _photo():
@@ -52,19 +52,6 @@ def test_to_grey_is_opencvs_grey():
     ours = to_grey(patches).astype(int)
     theirs = np.stack([cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) for p in patches]).astype(int)
     assert np.abs(ours - theirs).max() <= 1
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([16, 32, 48]))
-def test_half_turn_likeness_changes_sign_when_one_patch_is_turned(seed, side):
-    # Turning b half a turn swaps its "as it is" and "turned" matches: the likeness changes sign.
-    rng = np.random.default_rng(seed)
-    a = rng.uniform(0, 255, (side, side)).astype(np.float32)
-    b = cv2.GaussianBlur(rng.uniform(0, 255, (side, side)).astype(np.float32), (3, 3), 0)
-    v = half_turn_likeness(a, b)
-    assert -2.0 <= v <= 2.0
-    assert abs(half_turn_likeness(a, b[::-1, ::-1]) + v) < 1e-5
-    assert half_turn_likeness(a, a) > 0.5  # a patch is most like itself, not turned
 
 
 def test_turn_upright_turns_each_crop_back_by_the_way_it_faces():

@@ -1,6 +1,6 @@
 """The reader's pipeline end to end on stand-in networks (tests/vision/stubs.py): photos of
 painted patches that the stand-ins read as indices, so that each test's photo decides what is
-read. The closer looks, the stretched looks, the mirror check, the suit readers and the
+read. The closer looks, the stretched looks, the mirror check, the suit reader and the
 reading of a card's two indices together, each as the reader strings them together."""
 
 import cv2
@@ -299,7 +299,7 @@ def test_an_empty_table_is_not_read_flipped():
     assert reading.cards == () and not reading.mirrored and net.seen == []
 
 
-# --- the suit readers -------------------------------------------------------------------------
+# --- the suit reader -------------------------------------------------------------------------
 
 SPADE_OR_CLUB = (60, 60, 200)  # read 8S at 0.6, 8C at 0.3
 GREY = (90, 90, 90)

@@ -107,7 +107,7 @@ def test_the_shipped_reader_reads_a_black_and_white_photo(reader):
 
 
 def test_the_way_up_reader_is_asked_about_each_crop_once(reader, monkeypatch):
-    # its answer turns the crops upright for the classifier and the suit readers, and tells
+    # its answer turns the crops upright for the classifier and the suit reader, and tells
     # the grouping which way each index faces: one answer serves all
     table = _photo(TABLE)
     asked = []

@@ -67,20 +67,19 @@ def test_only_rows_read_as_black_cards_are_asked():
     assert read_black(np.zeros((0, 53))).shape == (0,)
 
 
-def _suit_onnx(path: Path, club: bool = False, suits: str = "SC", says: str | None = None, sure: float = 20.0) -> None:
-    """A suit network of crops turned upright that always says club (or spade; or, of ``suits``,
-    ``says``): its last layer's bias decides."""
+def _suit_onnx(path: Path, club: bool = False, sure: float = 20.0) -> None:
+    """A suit network of crops turned upright that always says club (or spade): its last
+    layer's bias decides."""
     import torch
 
     from models.suit import build_model, export_onnx
 
-    says = says or ("C" if club else "S")
-    model = build_model(suits)
+    model = build_model()
     with torch.no_grad():
         last = model[-1]
         last.weight.zero_()
-        last.bias.copy_(torch.tensor([sure if s == says else -sure for s in suits]))
-    export_onnx(model, path, upright=True)
+        last.bias.copy_(torch.tensor([-sure, sure] if club else [sure, -sure]))
+    export_onnx(model, path)
 
 
 @pytest.fixture(scope="module")

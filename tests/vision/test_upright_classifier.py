@@ -1,4 +1,4 @@
-"""A classifier of crops turned upright first (``ginsight train --cls-upright``): trained on
+"""The classifier reads crops turned upright first (as ``ginsight train`` trains it): trained on
 crops turned upright by the way their index faces, as the reader gives them (the reader's side
 of it: tests/vision/test_reader.py, test_classify_detect.py)."""
 
@@ -26,21 +26,19 @@ def test_the_training_crops_are_turned_upright_by_their_recorded_way(tmp_path):
     from models.classifier import _training_crops
 
     _tee_crops(tmp_path)
-    x, y, x_val, y_val = _training_crops(tmp_path, upright=True)
+    x, y, x_val, y_val = _training_crops(tmp_path)
     cards, alarms = x[y < 52], x[y == 52]
     assert len(cards) == 64 and all(bar_above_ink(c) for c in cards)
     assert len(alarms) == 8 and not all(bar_above_ink(c) for c in alarms)  # turned any way
     assert len(x_val) == 72 and all(bar_above_ink(c) for c in x_val[y_val < 52])
-    x, _, _, _ = _training_crops(tmp_path, upright=False)
-    assert not any(bar_above_ink(c) for c in x)  # as written
     for f in tmp_path.glob("*.npz"):
         f.unlink()
     _tee_crops(tmp_path, up=False)  # cards that do not say which way they face
     with pytest.raises(ValueError, match="which way its indices face"):
-        _training_crops(tmp_path, upright=True)
+        _training_crops(tmp_path)
 
 
-def test_an_upright_classifier_trains_resumes_and_says_so_in_its_files(tmp_path):
+def test_a_classifier_says_in_its_files_that_it_reads_upright_crops(tmp_path):
     import torch
 
     from models.classifier import train_classifier
@@ -48,37 +46,41 @@ def test_an_upright_classifier_trains_resumes_and_says_so_in_its_files(tmp_path)
     from vision.networks import IndexClassifier
 
     _tee_crops(tmp_path)
-    logs = []
-    metrics = train_classifier(tmp_path, tmp_path / "w", epochs=1, batch=32, threads=1, upright=True, log=logs.append)
-    state = torch.load(tmp_path / "w" / "classifier.pt", map_location="cpu")
-    assert state["upright"] and metrics["upright"] and metrics["history"][-1]["upright"]
+    train_classifier(tmp_path, tmp_path / "w", epochs=1, batch=32, threads=1, log=lambda _: None)
+    assert torch.load(tmp_path / "w" / "classifier.pt", map_location="cpu")["upright"]
     assert IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1).upright
     (tmp_path / "w" / "classifier.onnx").unlink()
     export_classifier(tmp_path / "w" / "classifier.pt", weights=tmp_path / "w")  # ginsight train --export
     assert IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1).upright
-    train_classifier(tmp_path, tmp_path / "p", epochs=1, batch=32, threads=1, export=False,
-                     resume=tmp_path / "w" / "classifier.pt", log=logs.append)  # back to crops at any turn
-    assert not torch.load(tmp_path / "p" / "classifier.pt", map_location="cpu")["upright"]
-    assert any("goes on with crops at any turn" in line for line in logs)
 
 
-def test_an_upright_classifier_with_weight_averaging_takes_its_batch_norms_over_upright_batches(tmp_path, monkeypatch):
-    # --cls-swa --cls-upright: the averaged network's batch norms are taken again over batches
-    # made as its training made them (turned a little), not turned any way
-    import models.classifier as classifier
+def test_going_on_from_a_classifier_of_crops_at_any_turn_trains_it_upright_and_says_so(tmp_path):
+    import torch
 
-    made = []
+    from models.classifier import build_model, train_classifier
+    from models.train import export_classifier
+    from vision.networks import IndexClassifier
 
-    class Spy(classifier._Batches):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            made.append(self.upright)
-
-    monkeypatch.setattr(classifier, "_Batches", Spy)
     _tee_crops(tmp_path)
-    classifier.train_classifier(tmp_path, tmp_path / "w", epochs=2, batch=32, threads=1, swa=True, upright=True,
-                                export=False, log=lambda _: None)
-    assert made == [True, True, True]  # two epochs' batches, then the batch norms'
+    torch.save({"model": build_model().state_dict(), "history": []}, tmp_path / "old.pt")
+    export_classifier(tmp_path / "old.pt", weights=tmp_path / "old")
+    assert not IndexClassifier(tmp_path / "old" / "classifier.onnx", threads=1).upright  # exported as trained
+    logs = []
+    train_classifier(tmp_path, tmp_path / "w", epochs=1, batch=32, threads=1, resume=tmp_path / "old.pt",
+                     log=logs.append)
+    assert any("at any turn; it goes on with crops turned upright" in line for line in logs)
+    assert IndexClassifier(tmp_path / "w" / "classifier.onnx", threads=1).upright
+
+
+def test_the_training_batches_turn_upright_crops_only_a_little():
+    # as training (and weight averaging, taking its batch norms again) makes them: no quarter
+    # turns, so that every crop's bar stays above its stem
+    from models.classifier import _Batches
+
+    x = np.stack([tee(32, 0.0)] * 64)
+    batches = _Batches(x, np.zeros(64, np.int64), np.arange(64), 16, seed=3)
+    crops = np.concatenate([batches[i][0] for i in range(len(batches))])
+    assert len(crops) == 64 and all(bar_above_ink(c.transpose(1, 2, 0)) for c in crops)
 
 
 def test_a_weights_folder_with_a_new_upright_classifier_reads_a_photo(tmp_path):
