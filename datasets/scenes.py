@@ -279,14 +279,14 @@ def _backlit(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray) ->
 def _room_webcam(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
     """The picture a webcam sends of cards held up to it in a lit room, in place of :func:`_light`
     and :func:`_degrade`: a lamp's light falling off across the room; auto exposure that sets the
-    frame's mean grey near 146 (90-190) and its contrast (grey standard deviation) to 50-66; an
+    frame's mean grey near 146 (90-190) and its contrast (grey standard deviation) to 55-70; an
     auto white balance that evens the colours but for the lamp's warm cast (red above blue by
-    18-38 levels); a little softness (lens and noise filter, a Gaussian of sigma 0.3-0.5), a
-    little sensor noise (sigma 1-3) and JPEG (quality 60-90). Matched to the medians of real
-    webcam frames of a card held up (``benchmarks/photo_stats.py``): brightness 140 (10th-90th
-    percentile 38-172), contrast 58, warmth 28, Laplacian variance 594; the aims sit a little
-    above them, as clipping at black and white and the softness lower them. Returns the uint8
-    photo."""
+    20-40 levels); a little softness (lens, a Gaussian of sigma 0.3-0.5), sensor noise (sigma
+    1-3), the webcam's own sharpening (an unsharp mask of 0.1-0.4) and JPEG (quality 60-90).
+    Matched to the medians of real webcam frames of a card held up (``benchmarks/photo_stats.py``):
+    brightness 140 (10th-90th percentile 38-172), contrast 58, warmth 28, Laplacian variance 594;
+    the aims sit a little above them, as clipping at black and white and the JPEG lower them.
+    Returns the uint8 photo."""
     size = canvas.shape[0]
     n = 32  # the light field is smooth: compute it small, then enlarge
     y, x = np.mgrid[0:n, 0:n].astype(np.float32) / n
@@ -294,7 +294,7 @@ def _room_webcam(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
     fall = (1 - rng.uniform(0.2, 0.5) * np.clip(np.hypot(x - lx, y - ly) / 1.4, 0, 1)).astype(np.float32)
     img = canvas.astype(np.float32) * cv2.resize(fall, (size, size), interpolation=cv2.INTER_LINEAR)[..., None]
     bright = float(np.clip(rng.normal(146, 22), 90, 190))
-    contrast, warm = rng.uniform(50, 66), rng.uniform(18, 38)
+    contrast, warm = rng.uniform(55, 70), rng.uniform(20, 40)
     for _ in range(3):  # again, as clipping at black and white moves the figures
         grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         gain = float(np.clip(contrast / max(float(grey.std()), 1.0), 0.5, 4.0))
@@ -304,6 +304,7 @@ def _room_webcam(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
         img = np.clip(img + np.float32([-shift, 0, shift]), 0, 255)
     img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 0.5))
     img += rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(1, 3)
+    img += (img - cv2.GaussianBlur(img, (0, 0), 1.5)) * rng.uniform(0.1, 0.4)  # the webcam's sharpening
     img = np.clip(img, 0, 255).astype(np.uint8)
     ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(60, 90))])
     return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else img
