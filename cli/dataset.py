@@ -36,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backlit", type=float, default=None, metavar="P",
                         help="chance that a photo of cards held up is backlit: darker and flatter than the room "
                              "behind, the colour off (default 0.25; 0 writes the photos of sets made before)")
+    parser.add_argument("--room-webcam", type=float, default=None, metavar="P",
+                        help="chance that a photo of cards held up is seen by a webcam in a lit room: bright, "
+                             "contrasted and warm, a single card 0.15-0.45 of the frame high, never backlit "
+                             "(default 0)")
     parser.add_argument("--crop", type=int, default=32, metavar="PX",
                         help="side of the index crops in pixels (default 32; a classifier reads at its crops' side)")
 
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise GinsightError("--workers must be 1 or more (0, the default: all cores)")
     if args.procedural < 0:
         raise GinsightError("--procedural must be 0 or more")
-    from datasets.build import BACKLIT, JOKERS
+    from datasets.build import BACKLIT, JOKERS, ROOM_WEBCAM
 
     jokers = JOKERS if args.jokers is None else args.jokers
     if not 0 <= jokers <= 1:
@@ -65,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     backlit = BACKLIT if args.backlit is None else args.backlit
     if not 0 <= backlit <= 1:
         raise GinsightError("--backlit must be a chance between 0 and 1")
+    room_webcam = ROOM_WEBCAM if args.room_webcam is None else args.room_webcam
+    if not 0 <= room_webcam <= 1:
+        raise GinsightError("--room-webcam must be a chance between 0 and 1")
     from datasets.scenes import KINDS, unknown_kinds
 
     unknown = unknown_kinds(args.kind)
@@ -99,6 +106,6 @@ def run(args: argparse.Namespace) -> int:
     summary = build(out, args.n, args.seed, size=args.size, val_fraction=args.val, workers=args.workers,
                     decks=decks, procedural=args.procedural, crops=not args.no_crops, crop=args.crop,
                     val_only=args.val_only, kinds=args.kind, jokers=jokers, backlit=backlit,
-                    procedural_from=args.procedural_from)
+                    procedural_from=args.procedural_from, room_webcam=room_webcam)
     print(json.dumps(summary))
     return 0

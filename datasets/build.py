@@ -43,16 +43,22 @@ JOKER_STREAM = 7919
 # its own likewise: 0 writes the photos the seed gives with no backlight.
 BACKLIT = 0.25
 LIGHT_STREAM = 7927
+# The chance that a photo of cards held up is seen by a webcam in a lit room
+# (scenes._room_webcam; never backlit then), from a stream of its own likewise: 0, the default,
+# writes the photos the seed gave before the look existed.
+ROOM_WEBCAM = 0.0
+ROOM_STREAM = 7933
 
 _STATE: dict = {}
 
 
 def _init(deck_names: list[str], procedural: int, height: int, kinds: tuple[str, ...] | None = None,
-          jokers: float = 0.0, backlit: float = 0.0, procedural_from: int = 0) -> None:
+          jokers: float = 0.0, backlit: float = 0.0, procedural_from: int = 0, room_webcam: float = 0.0) -> None:
     cv2.setNumThreads(1)
     _STATE["kinds"] = kinds
     _STATE["jokers"] = jokers
     _STATE["backlit"] = backlit
+    _STATE["room_webcam"] = room_webcam
     decks = [load_deck(n, height=height) for n in deck_names]
     decks += [procedural_deck(seed, height=height) for seed in range(procedural_from, procedural_from + procedural)]
     _STATE["decks"] = decks
@@ -122,7 +128,9 @@ def _task(args: tuple) -> tuple[int, int]:
         scene = make_scene(rng, _STATE["decks"], _STATE["backgrounds"], size, kind,
                            jokers=_STATE["jokers"], joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]),
                            backlit=_STATE["backlit"],
-                           light_rng=np.random.default_rng([seed, i, LIGHT_STREAM]))
+                           light_rng=np.random.default_rng([seed, i, LIGHT_STREAM]),
+                           room_webcam=_STATE.get("room_webcam", 0.0),
+                           room_rng=np.random.default_rng([seed, i, ROOM_STREAM]))
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         lines = yolo_lines(scene)
@@ -142,7 +150,8 @@ def _task(args: tuple) -> tuple[int, int]:
 def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float = 0.1, workers: int | None = None,
           decks: list[str] | None = None, procedural: int = 12, height: int = 320, crops: bool = True,
           crop: int = CROP, progress: bool = True, val_only: bool = False, kinds: list[str] | None = None,
-          jokers: float = JOKERS, backlit: float = BACKLIT, procedural_from: int = 0) -> dict:
+          jokers: float = JOKERS, backlit: float = BACKLIT, procedural_from: int = 0,
+          room_webcam: float = ROOM_WEBCAM) -> dict:
     """Write ``n`` synthetic photos (and crops, ``crop`` pixels square) under ``out``; returns a
     summary. The photos and labels depend on the seed alone: the same seed with another ``crop``
     gives the same photos and crops of the same boxes at another resolution. ``val_only``: only
@@ -153,6 +162,9 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     cards, unlabelled (``scenes.make_scene``); 0 writes the seed's photos with no joker in any.
     ``backlit``: the chance that a photo of cards held up is backlit (``scenes._backlit``); 0
     writes the seed's photos with none backlit.
+    ``room_webcam``: the chance that a photo of cards held up is seen by a webcam in a lit room
+    (``scenes._room_webcam``: bright, contrasted and warm, a single card 0.15-0.45 of the frame
+    high; never backlit); 0 writes the seed's photos with none so.
     ``procedural_from``: the first procedural deck's seed (decks ``procedural_from`` to
     ``procedural_from + procedural - 1``), e.g. 200 for decks no training set has, with
     ``decks=[]`` for photos of unseen decks alone."""
@@ -160,6 +172,8 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
         raise ValueError(f"the jokers' chance must lie between 0 and 1, not {jokers}")
     if not 0 <= backlit <= 1:
         raise ValueError(f"the backlit chance must lie between 0 and 1, not {backlit}")
+    if not 0 <= room_webcam <= 1:
+        raise ValueError(f"the room-lit webcam's chance must lie between 0 and 1, not {room_webcam}")
     if not 8 <= crop <= 256:
         raise ValueError(f"crop side must be 8 to 256 pixels, not {crop}")
     unknown = unknown_kinds(kinds)
@@ -181,7 +195,8 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     workers = workers or max(1, (os.cpu_count() or 2))
     t0 = time.time()
     done = labels = 0
-    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers, backlit, procedural_from)
+    initargs = (deck_names, procedural, height, tuple(kinds) if kinds else None, jokers, backlit, procedural_from,
+                room_webcam)
     if workers == 1:
         _init(*initargs)
         results = map(_task, tasks)
@@ -208,7 +223,8 @@ def build(out: Path, n: int, seed: int, *, size: int = 640, val_fraction: float 
     summary = {"images": total, "val": n_val, "labels": labels, "seed": seed, "size": size, "decks": deck_names,
                "procedural_decks": procedural, **({"procedural_from": procedural_from} if procedural_from else {}),
                **({"kinds": list(kinds)} if kinds else {}), "jokers": jokers,
-               "backlit": backlit, "crop": crop if crops else None, "seconds": round(time.time() - t0, 1)}
+               "backlit": backlit, "room_webcam": room_webcam, "crop": crop if crops else None,
+               "seconds": round(time.time() - t0, 1)}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 

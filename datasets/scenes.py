@@ -10,7 +10,9 @@ edge cover it). A label is dropped when less than :data:`MIN_VISIBLE` of its ind
 A third of the photos are stretched to the frame without keeping their aspect (a wide
 webcam frame squeezed to a square). Then light, glare, shadow, blur, noise and JPEG; a fifth
 of the photos as from a dim webcam, and a few in black and white. Cards held up may be
-backlit (:func:`_backlit`): darker and flatter than the room behind them, the colour off.
+backlit (:func:`_backlit`): darker and flatter than the room behind them, the colour off;
+or, instead, seen by a webcam in a lit room (:func:`_room_webcam`): a single card sized as
+people hold one up to it, the frame bright, contrasted and warm.
 Never mirrored: a flipped card shows glyphs that no real card has.
 """
 
@@ -31,6 +33,9 @@ FINGER = -2  # owner id of pixels covered by a finger
 OUTSIDE = -3
 # Scenes whose cards are held up before the camera, in the air: only they may be backlit.
 BACKLIT_KINDS = ("single", "fan")
+# A single card held up to a room-lit webcam (:func:`_room_webcam`): its height, a share of the
+# frame's (an index of about 20-65 px at 640, as in real webcam frames of a card held up).
+ROOM_CARD = (0.15, 0.45)
 
 
 def unknown_kinds(kinds) -> list[str]:
@@ -85,6 +90,15 @@ def _place(face_hw: tuple[int, int], height: float, angle: float, cx: float, cy:
     """Face pixels -> canvas: card of ``height`` px, centre at (cx, cy), turned ``angle``."""
     h, w = face_hw
     return _move(cx, cy) @ _rot(angle) @ _scale(height / h) @ _move(-w / 2, -h / 2)
+
+
+def _resize_card(m: np.ndarray, face_hw: tuple[int, int], height: float) -> np.ndarray:
+    """The card placed by ``m`` (a layout's transform: no perspective yet) made ``height`` px
+    high about its centre, its angle and place kept."""
+    h, w = face_hw
+    centre = _transform(np.float64([[w / 2, h / 2]]), m)[0]
+    k = height / (np.hypot(m[0, 1], m[1, 1]) * h)
+    return _move(*centre) @ _scale(k) @ _move(*-centre) @ m
 
 
 # --- layouts: each returns a list of 3x3 transforms, bottom card first ------------------
@@ -262,6 +276,40 @@ def _backlit(rng: np.random.Generator, canvas: np.ndarray, owner: np.ndarray) ->
     return img * cast  # float32 throughout, as the canvas
 
 
+def _room_webcam(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
+    """The picture a webcam sends of cards held up to it in a lit room, in place of :func:`_light`
+    and :func:`_degrade`: a lamp's light falling off across the room; auto exposure that sets the
+    frame's mean grey near 146 (90-190) and its contrast (grey standard deviation) to 55-70; an
+    auto white balance that evens the colours but for the lamp's warm cast (red above blue by
+    20-40 levels); a little softness (lens, a Gaussian of sigma 0.3-0.5), sensor noise (sigma
+    1-3), the webcam's own sharpening (an unsharp mask of 0.1-0.4) and JPEG (quality 60-90).
+    Matched to the medians of real webcam frames of a card held up (``benchmarks/photo_stats.py``):
+    brightness 140 (10th-90th percentile 38-172), contrast 58, warmth 28, Laplacian variance 594;
+    the aims sit a little above them, as clipping at black and white and the JPEG lower them.
+    Returns the uint8 photo."""
+    size = canvas.shape[0]
+    n = 32  # the light field is smooth: compute it small, then enlarge
+    y, x = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    lx, ly = rng.uniform(-0.3, 1.3, 2)  # the lamp, perhaps outside the frame
+    fall = (1 - rng.uniform(0.2, 0.5) * np.clip(np.hypot(x - lx, y - ly) / 1.4, 0, 1)).astype(np.float32)
+    img = canvas.astype(np.float32) * cv2.resize(fall, (size, size), interpolation=cv2.INTER_LINEAR)[..., None]
+    bright = float(np.clip(rng.normal(146, 22), 90, 190))
+    contrast, warm = rng.uniform(55, 70), rng.uniform(20, 40)
+    for _ in range(3):  # again, as clipping at black and white moves the figures
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        gain = float(np.clip(contrast / max(float(grey.std()), 1.0), 0.5, 4.0))
+        img = np.clip((img - float(grey.mean())) * gain + bright, 0, 255)
+        blue, _, red = img.reshape(-1, 3).mean(0)
+        shift = (warm - (red - blue)) / 2
+        img = np.clip(img + np.float32([-shift, 0, shift]), 0, 255)
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 0.5))
+    img += rng.standard_normal(img.shape, dtype=np.float32) * rng.uniform(1, 3)
+    img += (img - cv2.GaussianBlur(img, (0, 0), 1.5)) * rng.uniform(0.1, 0.4)  # the webcam's sharpening
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(60, 90))])
+    return cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else img
+
+
 def _degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     size = img.shape[0]
     webcam = rng.random() < 0.2  # a cheap webcam in a dim room: few pixels, much noise, washed colour
@@ -318,6 +366,7 @@ def make_scene(
     rng: np.random.Generator, decks: list[Deck], backgrounds: Backgrounds, size: int = 640, kind: str | None = None,
     clean: bool = False, jokers: float = 0.0, joker_rng: np.random.Generator | None = None,
     backlit: float = 0.0, light_rng: np.random.Generator | None = None,
+    room_webcam: float = 0.0, room_rng: np.random.Generator | None = None,
 ) -> Scene:
     """One synthetic photo with the labels of its visible corner indices.
 
@@ -328,6 +377,10 @@ def make_scene(
     the photo the same ``rng`` gave before jokers existed.
     ``backlit``: the chance that a photo of cards held up (:data:`BACKLIT_KINDS`) is backlit
     (:func:`_backlit`), drawn from ``light_rng`` (by default ``rng``) likewise.
+    ``room_webcam``: the chance that a photo of cards held up is seen by a webcam in a lit room,
+    drawn from ``room_rng`` (by default ``rng``) likewise, before the backlight: such a photo is
+    never backlit, a single card in it is :data:`ROOM_CARD` of the frame high (a fan keeps its
+    size), and its picture is :func:`_room_webcam`'s in place of the light and wear of the others.
     """
     if kind is None:
         kinds = list(KINDS)
@@ -337,6 +390,10 @@ def make_scene(
     first = deck.faces[codes[0]]
     face_hw = first.shape[:2]
     transforms = LAYOUTS[kind](rng, face_hw, size)
+    rr = rng if room_rng is None else room_rng
+    room = not clean and room_webcam > 0 and kind in BACKLIT_KINDS and rr.random() < room_webcam
+    if room and kind == "single":
+        transforms = [_resize_card(m, face_hw, size * rr.uniform(*ROOM_CARD)) for m in transforms]
     chosen = [codes[i] for i in rng.permutation(len(codes))[: len(transforms)]]
     if jokers > 0 and deck.jokers:
         jr = rng if joker_rng is None else joker_rng
@@ -391,6 +448,8 @@ def make_scene(
             label = _visible_label(code, quad, owner, i)
             if label is not None:
                 (marks if joker else labels).append(label)
+    if room:
+        return Scene(_room_webcam(rr, canvas), labels, kind, marks)
     if not clean and backlit > 0 and kind in BACKLIT_KINDS:
         lr = rng if light_rng is None else light_rng
         if lr.random() < backlit:

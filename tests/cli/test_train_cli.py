@@ -106,6 +106,12 @@ def test_dataset_refuses_a_backlit_chance_out_of_range_by_name(tmp_path, capsys)
     assert not (tmp_path / "d").exists()
 
 
+def test_dataset_refuses_a_room_lit_webcam_chance_out_of_range_by_name(tmp_path, capsys):
+    assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--room-webcam", "1.5"]) == 2
+    assert "--room-webcam must be a chance between 0 and 1" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
+
+
 def test_dataset_with_no_named_decks_wants_procedural_ones(tmp_path, capsys):
     assert main(["dataset", "--out", str(tmp_path / "d"), "--n", "2", "--decks", "none", "--procedural", "0"]) == 2
     assert "--decks none wants procedural decks" in capsys.readouterr().err

@@ -203,3 +203,87 @@ def test_scene_crops_record_the_way_their_index_faces_as_the_way_up_reader_reads
     read = WayUpReader(DEFAULT_WEIGHTS / "way_up.onnx").degrees(np.stack(xs)[index])
     err = np.abs((read - ups[index] + 180) % 360 - 180)
     assert np.median(err) < 10 and (err < 45).mean() >= 0.9
+
+
+def test_the_room_lit_webcam_look_drawn_never_leaves_the_seeds_photos_as_they_were(deck):
+    # held-up cards without the look, backlit or not, are the photos the seed gave before it
+    for backlit in (0.0, 1.0):
+        plain = _held(deck, backlit=backlit, light_rng=np.random.default_rng(3))
+        never = _held(deck, backlit=backlit, light_rng=np.random.default_rng(3), room_webcam=0.0,
+                      room_rng=np.random.default_rng(5))
+        assert np.array_equal(plain.image, never.image)
+    lit = _held(deck, room_webcam=1.0, room_rng=np.random.default_rng(5))
+    assert lit.image.shape == plain.image.shape and not np.array_equal(lit.image, plain.image)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_photo_of_cards_held_up_takes_the_room_lit_look_at_1_and_no_other_photo(deck, kind, monkeypatch):
+    import datasets.scenes as scenes
+
+    calls = {"room": 0, "backlit": 0}
+
+    def counted(name, fn):
+        def wrapper(*args):
+            calls[name] += 1
+            return fn(*args)
+        return wrapper
+
+    monkeypatch.setattr(scenes, "_room_webcam", counted("room", scenes._room_webcam))
+    monkeypatch.setattr(scenes, "_backlit", counted("backlit", scenes._backlit))
+    for i in range(3):
+        seed = np.random.default_rng([9, i])
+        looks = make_scene(seed, [deck], Backgrounds(), 256, kind, backlit=1.0, light_rng=np.random.default_rng(1),
+                           room_webcam=1.0, room_rng=np.random.default_rng([4, i]))
+        plain = make_scene(np.random.default_rng([9, i]), [deck], Backgrounds(), 256, kind)
+        if kind not in scenes.BACKLIT_KINDS:  # cards on a table, or a phone over them: as before
+            assert np.array_equal(looks.image, plain.image)
+    held = kind in scenes.BACKLIT_KINDS
+    assert calls == {"room": 3 if held else 0, "backlit": 0}  # the room-lit look wins over the backlight
+
+
+def test_a_card_held_up_to_a_room_lit_webcam_is_resized_about_its_centre():
+    from datasets.scenes import ROOM_CARD, _resize_card, _transform, layout_single
+
+    rng = np.random.default_rng(3)
+    face_hw = (200, 140)
+    centre = np.float64([[70, 100]])
+    ends = np.float64([[70, 0], [70, 200]])  # the middles of the card's top and bottom edges
+    for _ in range(20):
+        (m,) = layout_single(rng, face_hw, 480)
+        height = 480 * rng.uniform(*ROOM_CARD)
+        r = _resize_card(m, face_hw, height)
+        top, bottom = _transform(ends, r)
+        was_top, was_bottom = _transform(ends, m)
+        assert np.hypot(*(bottom - top)) == pytest.approx(height)
+        assert _transform(centre, r) == pytest.approx(_transform(centre, m))
+        unit = (bottom - top) / height
+        assert unit == pytest.approx((was_bottom - was_top) / np.hypot(*(was_bottom - was_top)))  # turned as before
+
+
+def test_room_lit_single_cards_have_small_labelled_indices_on_their_ink(deck):
+    heights = []
+    for i in range(12):
+        scene = make_scene(np.random.default_rng([5, i]), [deck], Backgrounds(), 640, "single", room_webcam=1.0,
+                           room_rng=np.random.default_rng([6, i]))
+        for label in scene.labels:
+            heights.append(label.box[3] - label.box[1])
+            assert _ink_share(scene.image, label.box) > 0.05
+    # the deck's index is about a sixth of its card's height: cards 0.15-0.45 of 640 px high
+    assert heights and 12 < np.median(heights) < 70 and max(heights) < 110
+
+
+def test_the_room_lit_webcam_picture_is_bright_contrasted_and_warm(deck):
+    from datasets.scenes import _room_webcam
+
+    rng = np.random.default_rng(17)
+    for i in range(6):
+        canvas = make_scene(np.random.default_rng([8, i]), [deck], Backgrounds(), 320, "single", clean=True).image
+        if i % 2:  # a cold, dim room as well as the backgrounds' own light
+            canvas = (canvas * np.float32([1.1, 0.8, 0.5])).astype(np.uint8)
+        img = _room_webcam(rng, canvas.astype(np.float32))
+        assert img.dtype == np.uint8 and img.shape == canvas.shape
+        grey = img.astype(np.float64) @ [0.114, 0.587, 0.299]
+        warmth = img[..., 2].mean() - img[..., 0].mean()
+        assert 85 < grey.mean() < 195, grey.mean()
+        assert 25 < grey.std() < 72, grey.std()
+        assert 12 < warmth < 45, warmth
