@@ -129,7 +129,7 @@ def _task(args: tuple) -> tuple[int, int]:
                            jokers=_STATE["jokers"], joker_rng=np.random.default_rng([seed, i, JOKER_STREAM]),
                            backlit=_STATE["backlit"],
                            light_rng=np.random.default_rng([seed, i, LIGHT_STREAM]),
-                           room_webcam=_STATE.get("room_webcam", 0.0),
+                           room_webcam=_STATE["room_webcam"],
                            room_rng=np.random.default_rng([seed, i, ROOM_STREAM]))
         name = f"{i:06d}"
         cv2.imwrite(str(images / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])

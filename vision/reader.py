@@ -106,11 +106,7 @@ NOTHING = FirstLook(np.zeros(0, np.float32), np.zeros((0, 1, 1, 3), np.uint8), n
 def unread_boxes(boxes: list[Box], cards: list[CardRead]) -> list[Box]:
     """``boxes`` (sure detector boxes read as no card) less those lying on a card's index: the
     indices the player is told were seen but not read."""
-    def on_card(box: Box) -> bool:
-        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for c in cards for b in c.boxes)
-
-    return [b for b in boxes if not on_card(b)]
+    return [b for b in boxes if not any(c.covers(b) for c in cards)]
 
 
 class Reader:

@@ -62,6 +62,12 @@ class CardRead:
             out["alternative"] = self.alternative
         return out
 
+    def covers(self, box: Box) -> bool:
+        """Whether ``box``'s centre lies in one of this card's index boxes (another box on one
+        of its indices)."""
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in self.boxes)
+
 
 @dataclass(frozen=True, slots=True)
 class Reading:

@@ -11,12 +11,6 @@ import numpy as np
 from vision.types import CardRead, Reading
 
 
-def _inside(box: tuple, boxes: tuple) -> bool:
-    """Whether ``box``'s centre lies in one of ``boxes``."""
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
-
-
 class StableReader:
     """Votes over the last ``window`` frames, each weighted ``decay`` to the power of its age; a
     card needs ``share`` of the weights to show and, once shown, ``keep`` of them to stay.
@@ -109,7 +103,7 @@ class StableReader:
                                       c.uncertain or counts[code] < len(self.frames), c.alternative))
         cards.sort(key=lambda c: c.card)
         self.shown = {c.card for c in cards}
-        unread = tuple(b for b in reading.unread if not any(_inside(b, c.boxes) for c in cards))
+        unread = tuple(b for b in reading.unread if not any(c.covers(b) for c in cards))
         return Reading(tuple(cards), reading.ms, reading.width, reading.height, reading.indices, reading.aspect,
                        unread=unread)
 
